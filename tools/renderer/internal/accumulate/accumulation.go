@@ -1,0 +1,71 @@
+// Package accumulate turns one kustomization into an Accumulation: its
+// resources (with bases and components folded in), the field-spec
+// configuration and vars it carries, after its generators and transformers
+// ran. It is the per-kustomization step; the finishing steps (hash suffixes,
+// name references, vars, sorting) belong to package finish.
+package accumulate
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+)
+
+// Accumulation is what a kustomization hands to the kustomization that
+// includes it: kustomize's ResAccumulator.
+type Accumulation struct {
+	Resources resmap.ResMap
+	Config    *fieldspec.Config
+	Vars      types.VarSet
+}
+
+// NewAccumulation returns an empty accumulation.
+func NewAccumulation() *Accumulation {
+	return &Accumulation{Resources: resmap.New(), Config: &fieldspec.Config{}, Vars: types.NewVarSet()}
+}
+
+// MergeConfig folds c into the accumulated configuration.
+func (a *Accumulation) MergeConfig(c *fieldspec.Config) error {
+	merged, err := a.Config.Merge(c)
+	if err != nil {
+		return err
+	}
+	a.Config = merged
+	return nil
+}
+
+// Merge appends other's resources (an ID collision is an error) and merges
+// its configuration and vars.
+func (a *Accumulation) Merge(other *Accumulation) error {
+	if err := a.Resources.AppendAll(other.Resources); err != nil {
+		return err
+	}
+	if err := a.MergeConfig(other.Config); err != nil {
+		return err
+	}
+	return a.Vars.MergeSet(other.Vars)
+}
+
+// MergeVars records vars declared by a kustomization and marks the resource
+// each var reads from.
+func (a *Accumulation) MergeVars(incoming []types.Var) error {
+	for _, v := range incoming {
+		target := resid.NewResIdWithNamespace(v.ObjRef.GVK(), v.ObjRef.Name, v.ObjRef.Namespace)
+		match := target.GvknEquals
+		if target.Namespace != "" || target.IsClusterScoped() {
+			match = target.Equals
+		}
+		found := a.Resources.GetMatchingResourcesByAnyId(match)
+		if len(found) > 1 {
+			return fmt.Errorf("found %d resId matches for var %s (unable to disambiguate)", len(found), v)
+		}
+		if len(found) == 1 {
+			found[0].AppendRefVarName(v)
+		}
+	}
+	return a.Vars.MergeSlice(incoming)
+}

@@ -1,0 +1,279 @@
+package accumulate
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"sigs.k8s.io/kustomize/api/ifc"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/openapi"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/generate"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
+)
+
+const originAnnotation = "config.kubernetes.io/origin"
+
+// Env is what every kustomization of one build shares.
+type Env struct {
+	Factory   *resmap.Factory
+	Validator ifc.Validator
+	Plugins   *types.PluginConfig
+}
+
+// Target is one kustomization directory being accumulated.
+type Target struct {
+	env  *Env
+	ldr  *load.Loader
+	kust *load.Kustomization
+	// origin is non-nil when the top kustomization asks for buildMetadata;
+	// its Path is this kustomization's directory relative to the top.
+	origin *resource.Origin
+}
+
+// NewTarget reads the kustomization file in ldr's root.
+func NewTarget(env *Env, ldr *load.Loader) (*Target, error) {
+	k, err := load.ReadKustomization(ldr)
+	if err != nil {
+		return nil, err
+	}
+	return &Target{env: env, ldr: ldr, kust: k}, nil
+}
+
+// Kustomization is the parsed kustomization file.
+func (t *Target) Kustomization() *load.Kustomization { return t.kust }
+
+// Loader reads this kustomization's files.
+func (t *Target) Loader() *load.Loader { return t.ldr }
+
+// EnableOrigins turns on origin tracking (buildMetadata) for this target and,
+// through it, every base and component.
+func (t *Target) EnableOrigins() { t.origin = &resource.Origin{} }
+
+// Accumulate renders this kustomization on its own: resources, bases,
+// generators, components, transformers, vars.
+func (t *Target) Accumulate() (*Accumulation, error) {
+	return t.accumulate(NewAccumulation())
+}
+
+// accumulate starts from acc: empty for a Kustomization, the parent's
+// accumulation for a Component.
+func (t *Target) accumulate(acc *Accumulation) (*Accumulation, error) {
+	k := &t.kust.Kustomization
+	acc, err := t.accumulateResources(acc, k.Resources)
+	if err != nil {
+		return nil, fmt.Errorf("accumulating resources: %w", err)
+	}
+	cfg, err := fieldspec.Load(t.ldr, k.Configurations)
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.MergeConfig(cfg); err != nil {
+		return nil, fmt.Errorf("merging config: %w", err)
+	}
+	if len(k.Crds) > 0 {
+		return nil, fmt.Errorf("%s: crds: not supported yet by krm", t.kustPath())
+	}
+	if err := t.runGenerators(acc); err != nil {
+		return nil, err
+	}
+	if acc, err = t.accumulateComponents(acc, k.Components); err != nil {
+		return nil, fmt.Errorf("accumulating components: %w", err)
+	}
+	if err := t.runTransformers(acc); err != nil {
+		return nil, err
+	}
+	if len(k.Validators) > 0 {
+		return nil, fmt.Errorf("%s: validators: not supported yet by krm", t.kustPath())
+	}
+	if err := acc.MergeVars(k.Vars); err != nil {
+		return nil, fmt.Errorf("merging vars %v: %w", k.Vars, err)
+	}
+	return acc, nil
+}
+
+func (t *Target) kustPath() string { return filepath.Join(t.ldr.Root(), t.kust.FileName) }
+
+func (t *Target) helpers() *resmap.PluginHelpers {
+	return resmap.NewPluginHelpers(t.ldr, t.env.Validator, t.env.Factory, t.env.Plugins)
+}
+
+// builtinOrigin is the origin kustomize records for a builtin generator or
+// transformer configured by this kustomization file.
+func (t *Target) builtinOrigin(kind string) *resource.Origin {
+	if t.origin == nil {
+		return nil
+	}
+	return &resource.Origin{
+		Repo:         t.origin.Repo,
+		Ref:          t.origin.Ref,
+		ConfiguredIn: filepath.Join(t.origin.Path, t.kust.FileName),
+		ConfiguredBy: kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: "builtin", Kind: kind}},
+	}
+}
+
+func (t *Target) runGenerators(acc *Accumulation) error {
+	gens, err := generate.Builtins(&t.kust.Kustomization, t.helpers())
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.kustPath(), err)
+	}
+	if len(t.kust.Generators) > 0 {
+		return fmt.Errorf("%s: generators: not supported yet by krm", t.kustPath())
+	}
+	for _, g := range gens {
+		m, err := g.Generate()
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.kustPath(), err)
+		}
+		if m != nil {
+			if err := m.AddOriginAnnotation(t.builtinOrigin(g.Kind)); err != nil {
+				return fmt.Errorf("adding origin annotations for generator %v: %w", g.Kind, err)
+			}
+		}
+		if err := acc.Resources.AbsorbAll(m); err != nil {
+			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.Kind, err)
+		}
+	}
+	return nil
+}
+
+func (t *Target) runTransformers(acc *Accumulation) error {
+	ts, err := transform.Builtins(&t.kust.Kustomization, acc.Config, t.helpers())
+	if err != nil {
+		return fmt.Errorf("%s: %w", t.kustPath(), err)
+	}
+	if len(t.kust.Transformers) > 0 {
+		return fmt.Errorf("%s: transformers: not supported yet by krm", t.kustPath())
+	}
+	m := acc.Resources
+	for _, tr := range ts {
+		if err := tr.Transform(m); err != nil {
+			return fmt.Errorf("%s: %s: %w", t.kustPath(), tr.Kind, err)
+		}
+		if o := t.builtinOrigin(tr.Kind); o != nil {
+			if err := m.AddTransformerAnnotation(o); err != nil {
+				return err
+			}
+		}
+		m.DropEmpties()
+	}
+	return nil
+}
+
+// accumulateResources reads each entry of `resources` as a file, or failing
+// that as a base directory.
+func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumulation, error) {
+	for _, path := range paths {
+		errF := t.accumulateFile(acc, path)
+		if errF == nil {
+			continue
+		}
+		if errors.Is(errF, load.ErrRemote) {
+			return nil, errF
+		}
+		sub, err := t.ldr.New(path)
+		if err != nil {
+			if isMalformedYAML(errF) {
+				return nil, errF
+			}
+			return nil, fmt.Errorf("accumulation err='%s': %w", errF.Error(), err)
+		}
+		if acc, err = t.accumulateDirectory(acc, sub.(*load.Loader), path, false); err != nil {
+			return nil, fmt.Errorf("accumulation err='%s': %w", errF.Error(), err)
+		}
+	}
+	return acc, nil
+}
+
+func (t *Target) accumulateComponents(acc *Accumulation, paths []string) (*Accumulation, error) {
+	for _, path := range paths {
+		sub, err := t.ldr.New(path)
+		if err != nil {
+			return nil, fmt.Errorf("loader.New %q", err)
+		}
+		if acc, err = t.accumulateDirectory(acc, sub.(*load.Loader), path, true); err != nil {
+			return nil, fmt.Errorf("accumulateDirectory: %q", err)
+		}
+	}
+	return acc, nil
+}
+
+func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path string, isComponent bool) (*Accumulation, error) {
+	sub, err := NewTarget(t.env, ldr)
+	if err != nil {
+		return nil, fmt.Errorf("couldn't make target for path '%s': %w", ldr.Root(), err)
+	}
+	sub.kust.BuildMetadata = t.kust.BuildMetadata
+	if t.origin != nil {
+		o := t.origin.Append(path)
+		sub.origin = o
+	}
+	if err := setOpenAPI(sub, false); err != nil {
+		return nil, err
+	}
+	kind := sub.kust.Kind
+	if isComponent && kind != types.ComponentKind {
+		return nil, fmt.Errorf("expected kind '%s' for path '%s' but got '%s'", types.ComponentKind, ldr.Root(), kind)
+	}
+	if !isComponent && kind == types.ComponentKind {
+		return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, ldr.Root())
+	}
+	var subAcc *Accumulation
+	if isComponent {
+		// A component works on the parent's accumulation in place.
+		subAcc, err = sub.accumulate(acc)
+		acc = NewAccumulation()
+	} else {
+		subAcc, err = sub.Accumulate()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("recursed accumulation of path '%s': %w", ldr.Root(), err)
+	}
+	if err := acc.Merge(subAcc); err != nil {
+		return nil, fmt.Errorf("recursed merging from path '%s': %w", ldr.Root(), err)
+	}
+	return acc, nil
+}
+
+func (t *Target) accumulateFile(acc *Accumulation, path string) error {
+	m, err := t.env.Factory.FromFile(t.ldr, path)
+	if err != nil {
+		return fmt.Errorf("accumulating resources from '%s': %w", path, err)
+	}
+	if t.origin != nil {
+		anno, err := t.origin.Append(path).String()
+		if err != nil || anno == "" {
+			return fmt.Errorf("cannot add path annotation for '%s': %v", path, err)
+		}
+		if err := m.AnnotateAll(originAnnotation, anno); err != nil {
+			return fmt.Errorf("cannot add path annotation for '%s': %w", path, err)
+		}
+	}
+	if err := acc.Resources.AppendAll(m); err != nil {
+		return fmt.Errorf("merging resources from '%s': %w", path, err)
+	}
+	return nil
+}
+
+// setOpenAPI installs the schema a kustomization names under `openapi`
+// (or the default one) before its patches run.
+func setOpenAPI(t *Target, isRoot bool) error {
+	var data []byte
+	settings := t.kust.OpenAPI
+	if p, ok := settings["path"]; ok {
+		var err error
+		if data, err = t.ldr.Load(p); err != nil {
+			return err
+		}
+	}
+	return openapi.SetSchema(settings, data, isRoot)
+}
+
+// SetRootOpenAPI installs the top kustomization's schema settings.
+func (t *Target) SetRootOpenAPI() error { return setOpenAPI(t, true) }

@@ -1,0 +1,66 @@
+// Package emit orders the final resources and prints them as the YAML stream
+// `kustomize build` prints.
+package emit
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/api/builtins"
+	"sigs.k8s.io/kustomize/api/konfig"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+)
+
+// ManagedByValue is the value of app.kubernetes.io/managed-by that
+// `buildMetadata: [managedByLabel]` adds: kustomize's own, so output matches.
+const ManagedByValue = "kustomize-v5.8.2"
+
+// Options says how to finish the stream.
+type Options struct {
+	// SortOptions from the kustomization; nil means legacy order.
+	SortOptions *types.SortOptions
+	// BuildMetadata from the top kustomization.
+	BuildMetadata []string
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Prepare sorts m and strips kustomize's internal bookkeeping from it.
+func Prepare(m resmap.ResMap, o Options) error {
+	if err := Sort(m, o.SortOptions); err != nil {
+		return err
+	}
+	if has(o.BuildMetadata, types.ManagedByLabelOption) {
+		t := builtins.LabelTransformerPlugin{
+			Labels:     map[string]string{konfig.ManagedbyLabelKey: ManagedByValue},
+			FieldSpecs: []types.FieldSpec{{Path: "metadata/labels", CreateIfNotPresent: true}},
+		}
+		if err := t.Transform(m); err != nil {
+			return err
+		}
+	}
+	m.RemoveBuildAnnotations()
+	if !has(o.BuildMetadata, types.OriginAnnotations) {
+		if err := m.RemoveOriginAnnotations(); err != nil {
+			return fmt.Errorf("failed to clean up origin tracking annotations: %w", err)
+		}
+	}
+	if !has(o.BuildMetadata, types.TransformerAnnotations) {
+		if err := m.RemoveTransformerAnnotations(); err != nil {
+			return fmt.Errorf("failed to clean up transformer annotations: %w", err)
+		}
+	}
+	return nil
+}
+
+// YAML prints m as a `---`-separated stream.
+func YAML(m resmap.ResMap) ([]byte, error) {
+	return m.AsYaml()
+}

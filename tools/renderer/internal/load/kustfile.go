@@ -1,0 +1,71 @@
+package load
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/konfig"
+	"sigs.k8s.io/kustomize/api/types"
+)
+
+// Kustomization is a parsed kustomization file and where it was found.
+type Kustomization struct {
+	types.Kustomization
+	// FileName is the base name of the file (kustomization.yaml, .yml or Kustomization).
+	FileName string
+}
+
+// ReadKustomization finds and parses the kustomization file in the loader's root,
+// applying kustomize's legacy-field fixes and strict field checks.
+func ReadKustomization(l *Loader) (*Kustomization, error) {
+	var content []byte
+	var name string
+	matches := 0
+	for _, kf := range konfig.RecognizedKustomizationFileNames() {
+		if !l.fs.Exists(l.root.Join(kf)) {
+			continue
+		}
+		c, err := l.fs.ReadFile(l.root.Join(kf))
+		if err != nil {
+			return nil, err
+		}
+		matches++
+		content, name = c, kf
+	}
+	switch matches {
+	case 0:
+		return nil, l.withHint("kustomization.yaml", fmt.Errorf(
+			"unable to find one of %s in directory '%s'",
+			quoteAll(konfig.RecognizedKustomizationFileNames()), l.root))
+	case 1:
+	default:
+		return nil, fmt.Errorf("found multiple kustomization files under: %s", l.root)
+	}
+	path := l.root.Join(name)
+	var k types.Kustomization
+	if err := k.Unmarshal(content); err != nil {
+		return nil, fmt.Errorf("invalid kustomization file %s: %w", path, err)
+	}
+	if msgs := k.CheckDeprecatedFields(); msgs != nil {
+		for _, m := range *msgs {
+			fmt.Fprintln(os.Stderr, m)
+		}
+	}
+	k.FixKustomization()
+	if err := k.CheckEmpty(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if errs := k.EnforceFields(); len(errs) > 0 {
+		return nil, fmt.Errorf("failed to read kustomization file %s:\n%s", path, strings.Join(errs, "\n"))
+	}
+	return &Kustomization{Kustomization: k, FileName: name}, nil
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	return "[" + strings.Join(q, " ") + "]"
+}

@@ -1,0 +1,170 @@
+// Package load reads a kustomization's files: it resolves paths against the
+// kustomization root, enforces the load restrictor, refuses remote content
+// (builds are hermetic) and detects base cycles.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/ifc"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// Restrictor says which files a kustomization may read.
+type Restrictor int
+
+const (
+	// RootOnly allows only files in or below the kustomization root (kustomize's default).
+	RootOnly Restrictor = iota
+	// None allows any file.
+	None
+)
+
+// ParseRestrictor accepts kustomize's flag spellings; "" means RootOnly.
+func ParseRestrictor(s string) (Restrictor, error) {
+	switch s {
+	case "", "LoadRestrictionsRootOnly", "rootOnly":
+		return RootOnly, nil
+	case "LoadRestrictionsNone", "none":
+		return None, nil
+	}
+	return RootOnly, fmt.Errorf("unknown load restrictor %q: want LoadRestrictionsRootOnly or LoadRestrictionsNone", s)
+}
+
+// ErrRemote marks a reference to content outside the file system.
+var ErrRemote = errors.New("remote content is not supported")
+
+// MissingHint, when set, is appended to "file not found" errors so that a
+// build system can tell the user which declaration to add.
+type MissingHint func(path string) string
+
+// Loader reads files relative to one kustomization root. It implements
+// kustomize's ifc.Loader so kustomize's generator helpers can use it.
+type Loader struct {
+	fs         filesys.FileSystem
+	root       filesys.ConfirmedDir
+	restrictor Restrictor
+	referrer   *Loader
+	hint       MissingHint
+}
+
+var _ ifc.Loader = (*Loader)(nil)
+
+// NewLoader returns a loader rooted at dir.
+func NewLoader(fs filesys.FileSystem, dir string, r Restrictor, hint MissingHint) (*Loader, error) {
+	root, err := filesys.ConfirmDir(fs, dir)
+	if err != nil {
+		return nil, fmt.Errorf("must build at directory: %q: %w", dir, err)
+	}
+	return &Loader{fs: fs, root: root, restrictor: r, hint: hint}, nil
+}
+
+// FS is the file system the loader reads.
+func (l *Loader) FS() filesys.FileSystem { return l.fs }
+
+// Root is the absolute kustomization directory.
+func (l *Loader) Root() string { return string(l.root) }
+
+// Repo is always empty: remote repositories are refused.
+func (l *Loader) Repo() string { return "" }
+
+// Cleanup has nothing to release.
+func (l *Loader) Cleanup() error { return nil }
+
+// IsRemote reports whether path names content on the network (a URL or a
+// git/GitHub reference) rather than a local file.
+func IsRemote(path string) bool {
+	p := strings.ToLower(path)
+	for _, prefix := range []string{
+		"http://", "https://", "git::", "git@", "ssh://", "file://",
+		"github.com/", "gitlab.com/", "bitbucket.org/", "gh:",
+	} {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return strings.Contains(p, ".git//") || strings.Contains(p, "?ref=")
+}
+
+func remoteError(path string) error {
+	return fmt.Errorf("%w: %q: builds are hermetic and never use the network; "+
+		"bring remote bases in as a local directory (vendor them) or as a Bazel external repository", ErrRemote, path)
+}
+
+// New returns a loader for the base or component directory path (relative to this root).
+func (l *Loader) New(path string) (ifc.Loader, error) {
+	if path == "" {
+		return nil, fmt.Errorf("new root cannot be empty")
+	}
+	if IsRemote(path) {
+		return nil, remoteError(path)
+	}
+	if filepath.IsAbs(path) {
+		return nil, fmt.Errorf("new root '%s' cannot be absolute", path)
+	}
+	for _, part := range strings.Split(filepath.ToSlash(path), "/") {
+		if part != "" && part != "." && part != ".." && strings.Contains(part, "..") {
+			return nil, fmt.Errorf("path %q is ambiguous: resolves to %q after normalization; check for YAML indentation errors in the kustomization file", path, filepath.Clean(path))
+		}
+	}
+	root, err := filesys.ConfirmDir(l.fs, l.root.Join(path))
+	if err != nil {
+		return nil, l.withHint(path, fmt.Errorf("must build at directory: not a valid directory: %w", err))
+	}
+	for p := l; p != nil; p = p.referrer {
+		if p.root.HasPrefix(root) {
+			return nil, fmt.Errorf("cycle detected: candidate root '%s' contains visited root '%s'", root, l.root)
+		}
+	}
+	return &Loader{fs: l.fs, root: root, restrictor: l.restrictor, referrer: l, hint: l.hint}, nil
+}
+
+// Resolve returns the absolute path of path, after the restrictor allowed it.
+func (l *Loader) Resolve(path string) (string, error) {
+	if IsRemote(path) {
+		return "", remoteError(path)
+	}
+	if !filepath.IsAbs(path) {
+		path = l.root.Join(path)
+	}
+	if l.restrictor == None {
+		return path, nil
+	}
+	d, f, err := l.fs.CleanedAbs(path)
+	if err != nil {
+		return "", l.withHint(path, err)
+	}
+	if f == "" {
+		return "", fmt.Errorf("'%s' must resolve to a file", path)
+	}
+	if !d.HasPrefix(l.root) {
+		return "", fmt.Errorf("security; file '%s' is not in or below '%s'", path, l.root)
+	}
+	return d.Join(f), nil
+}
+
+// Load reads the file at path (relative to the root).
+func (l *Loader) Load(path string) ([]byte, error) {
+	abs, err := l.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := l.fs.ReadFile(abs)
+	if err != nil {
+		return nil, l.withHint(path, err)
+	}
+	return b, nil
+}
+
+func (l *Loader) withHint(path string, err error) error {
+	if l.hint == nil {
+		return err
+	}
+	if h := l.hint(path); h != "" {
+		return fmt.Errorf("%w; %s", err, h)
+	}
+	return err
+}
