@@ -77,8 +77,12 @@ func (t *Target) accumulate(acc *Accumulation) (*Accumulation, error) {
 	if err := acc.MergeConfig(cfg); err != nil {
 		return nil, fmt.Errorf("merging config: %w", err)
 	}
-	if len(k.Crds) > 0 {
-		return nil, fmt.Errorf("%s: crds: not supported yet by krm", t.kustPath())
+	crdCfg, err := fieldspec.LoadCRDs(t.ldr, k.Crds)
+	if err != nil {
+		return nil, fmt.Errorf("loading CRDs %v: %w", k.Crds, err)
+	}
+	if err := acc.MergeConfig(crdCfg); err != nil {
+		return nil, fmt.Errorf("merging CRDs: %w", err)
 	}
 	if err := t.runGenerators(acc); err != nil {
 		return nil, err
@@ -89,8 +93,8 @@ func (t *Target) accumulate(acc *Accumulation) (*Accumulation, error) {
 	if err := t.runTransformers(acc); err != nil {
 		return nil, err
 	}
-	if len(k.Validators) > 0 {
-		return nil, fmt.Errorf("%s: validators: not supported yet by krm", t.kustPath())
+	if err := t.runValidators(acc); err != nil {
+		return nil, err
 	}
 	if err := acc.MergeVars(k.Vars); err != nil {
 		return nil, fmt.Errorf("merging vars %v: %w", k.Vars, err)
@@ -123,21 +127,34 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
-	if len(t.kust.Generators) > 0 {
-		return fmt.Errorf("%s: generators: not supported yet by krm", t.kustPath())
+	type gen struct {
+		g      resmap.Generator
+		origin *resource.Origin
+		name   string
 	}
+	var all []gen
 	for _, g := range gens {
-		m, err := g.Generate()
+		all = append(all, gen{g.Generator, t.builtinOrigin(g.Kind), g.Kind})
+	}
+	external, err := t.externalGenerators()
+	if err != nil {
+		return err
+	}
+	for _, g := range external {
+		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id})
+	}
+	for _, g := range all {
+		m, err := g.g.Generate()
 		if err != nil {
 			return fmt.Errorf("%s: %w", t.kustPath(), err)
 		}
 		if m != nil {
-			if err := m.AddOriginAnnotation(t.builtinOrigin(g.Kind)); err != nil {
-				return fmt.Errorf("adding origin annotations for generator %v: %w", g.Kind, err)
+			if err := m.AddOriginAnnotation(g.origin); err != nil {
+				return fmt.Errorf("adding origin annotations for generator %v: %w", g.name, err)
 			}
 		}
 		if err := acc.Resources.AbsorbAll(m); err != nil {
-			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.Kind, err)
+			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
 		}
 	}
 	return nil
@@ -148,16 +165,29 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
-	if len(t.kust.Transformers) > 0 {
-		return fmt.Errorf("%s: transformers: not supported yet by krm", t.kustPath())
+	type step struct {
+		t      resmap.Transformer
+		origin *resource.Origin
+		name   string
+	}
+	var all []step
+	for _, tr := range ts {
+		all = append(all, step{tr.Transformer, t.builtinOrigin(tr.Kind), tr.Kind})
+	}
+	external, err := t.externalTransformers(t.kust.Transformers)
+	if err != nil {
+		return err
+	}
+	for _, tr := range external {
+		all = append(all, step{tr.plugin.(resmap.Transformer), tr.origin, tr.id})
 	}
 	m := acc.Resources
-	for _, tr := range ts {
-		if err := tr.Transform(m); err != nil {
-			return fmt.Errorf("%s: %s: %w", t.kustPath(), tr.Kind, err)
+	for _, s := range all {
+		if err := s.t.Transform(m); err != nil {
+			return fmt.Errorf("%s: %s: %w", t.kustPath(), s.name, err)
 		}
-		if o := t.builtinOrigin(tr.Kind); o != nil {
-			if err := m.AddTransformerAnnotation(o); err != nil {
+		if s.origin != nil {
+			if err := m.AddTransformerAnnotation(s.origin); err != nil {
 				return err
 			}
 		}

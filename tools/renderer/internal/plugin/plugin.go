@@ -1,0 +1,103 @@
+// Package plugin turns plugin configuration objects (the entries of a
+// kustomization's generators, transformers and validators fields) into
+// configured generators and transformers.
+package plugin
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/api/builtins"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+)
+
+// BuiltinAPIVersion marks a config object as naming a builtin plugin.
+const BuiltinAPIVersion = "builtin"
+
+var generators = map[string]func() resmap.GeneratorPlugin{
+	"ConfigMapGenerator": builtins.NewConfigMapGeneratorPlugin,
+	"SecretGenerator":    builtins.NewSecretGeneratorPlugin,
+	"IAMPolicyGenerator": builtins.NewIAMPolicyGeneratorPlugin,
+}
+
+var transformers = map[string]func() resmap.TransformerPlugin{
+	"AnnotationsTransformer":         builtins.NewAnnotationsTransformerPlugin,
+	"HashTransformer":                builtins.NewHashTransformerPlugin,
+	"ImageTagTransformer":            builtins.NewImageTagTransformerPlugin,
+	"LabelTransformer":               builtins.NewLabelTransformerPlugin,
+	"NamespaceTransformer":           builtins.NewNamespaceTransformerPlugin,
+	"PatchJson6902Transformer":       builtins.NewPatchJson6902TransformerPlugin,
+	"PatchStrategicMergeTransformer": builtins.NewPatchStrategicMergeTransformerPlugin,
+	"PatchTransformer":               builtins.NewPatchTransformerPlugin,
+	"PrefixSuffixTransformer":        newPrefixSuffix,
+	"PrefixTransformer":              builtins.NewPrefixTransformerPlugin,
+	"SuffixTransformer":              builtins.NewSuffixTransformerPlugin,
+	"ReplacementTransformer":         builtins.NewReplacementTransformerPlugin,
+	"ReplicaCountTransformer":        builtins.NewReplicaCountTransformerPlugin,
+	"ValueAddTransformer":            builtins.NewValueAddTransformerPlugin,
+}
+
+// prefixSuffix is kustomize's PrefixSuffixTransformer: the prefix and suffix
+// transformers configured from one object.
+type prefixSuffix []resmap.TransformerPlugin
+
+func newPrefixSuffix() resmap.TransformerPlugin {
+	return prefixSuffix{builtins.NewPrefixTransformerPlugin(), builtins.NewSuffixTransformerPlugin()}
+}
+
+func (p prefixSuffix) Config(h *resmap.PluginHelpers, c []byte) error {
+	for _, t := range p {
+		if err := t.Config(h, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p prefixSuffix) Transform(m resmap.ResMap) error {
+	for _, t := range p {
+		if err := t.Transform(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IsBuiltin reports whether a config object names a builtin plugin.
+func IsBuiltin(res *resource.Resource) bool {
+	g := res.GetGvk()
+	return g.Group == "" && g.Version == BuiltinAPIVersion
+}
+
+// Configure makes the plugin a config object names and configures it with
+// the object itself.
+func Configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
+	var c resmap.Configurable
+	if !IsBuiltin(res) {
+		return nil, types.NewErrOnlyBuiltinPluginsAllowed(res.OrgId().Kind)
+	}
+	kind := res.GetKind()
+	if f, ok := generators[kind]; ok {
+		c = f()
+	} else if f, ok := transformers[kind]; ok {
+		c = f()
+	} else if kind == "HelmChartInflationGenerator" {
+		return nil, fmt.Errorf("HelmChartInflationGenerator: not supported yet by krm; render the chart to YAML and list it under resources")
+	} else {
+		return nil, fmt.Errorf("unable to load builtin %s", res.GetGvk())
+	}
+	y, err := res.AsYAML()
+	if err != nil {
+		return nil, fmt.Errorf("marshalling yaml from res %s: %w", res.OrgId(), err)
+	}
+	if err := c.Config(h, y); err != nil {
+		return nil, fmt.Errorf("plugin %s fails configuration: %w", res.OrgId(), err)
+	}
+	return c, nil
+}
+
+// Origin is the origin kustomize records for a plugin configured by res.
+func Origin(res *resource.Resource) (*resource.Origin, error) {
+	return resource.OriginFromCustomPlugin(res)
+}
