@@ -3,7 +3,9 @@ package accumulate
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -25,6 +27,22 @@ type Env struct {
 	Factory   *resmap.Factory
 	Validator ifc.Validator
 	Plugins   *types.PluginConfig
+	// Prebuilt supplies base kustomizations rendered earlier (snapshots);
+	// nil renders every base from its sources.
+	Prebuilt Prebuilt
+	// Hermetic makes a base directory that Prebuilt lacks an error instead
+	// of a recursion into its sources: under Bazel every base is a dependency.
+	Hermetic bool
+	// Label names the build target, for error messages.
+	Label string
+}
+
+// Prebuilt looks up the rendered accumulation of a base directory.
+type Prebuilt interface {
+	// Lookup returns a fresh accumulation for the kustomization in the
+	// absolute directory dir, its kind (Kustomization or Component), and
+	// whether dir is known.
+	Lookup(dir string) (acc *Accumulation, kind string, ok bool, err error)
 }
 
 // Target is one kustomization directory being accumulated.
@@ -102,7 +120,17 @@ func (t *Target) accumulate(acc *Accumulation) (*Accumulation, error) {
 	return acc, nil
 }
 
-func (t *Target) kustPath() string { return filepath.Join(t.ldr.Root(), t.kust.FileName) }
+// kustPath names this kustomization file in messages: relative to the
+// working directory when below it, so errors read the same on every machine.
+func (t *Target) kustPath() string {
+	p := filepath.Join(t.ldr.Root(), t.kust.FileName)
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
+}
 
 func (t *Target) helpers() *resmap.PluginHelpers {
 	return resmap.NewPluginHelpers(t.ldr, t.env.Validator, t.env.Factory, t.env.Plugins)
@@ -172,7 +200,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 	}
 	var all []step
 	for _, tr := range ts {
-		all = append(all, step{tr.Transformer, t.builtinOrigin(tr.Kind), tr.Kind})
+		all = append(all, step{tr.Transformer, t.builtinOrigin(tr.Kind), tr.Field})
 	}
 	external, err := t.externalTransformers(t.kust.Transformers)
 	if err != nil {
@@ -235,6 +263,32 @@ func (t *Target) accumulateComponents(acc *Accumulation, paths []string) (*Accum
 }
 
 func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path string, isComponent bool) (*Accumulation, error) {
+	if !isComponent && t.env.Prebuilt != nil {
+		pre, kind, ok, err := t.env.Prebuilt.Lookup(ldr.Root())
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if kind == types.ComponentKind {
+				return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, ldr.Root())
+			}
+			base := path
+			if t.origin != nil {
+				base = filepath.Join(t.origin.Path, path)
+			}
+			if err := RebaseOrigins(pre.Resources, base); err != nil {
+				return nil, err
+			}
+			if err := acc.Merge(pre); err != nil {
+				return nil, fmt.Errorf("recursed merging from path '%s': %w", ldr.Root(), err)
+			}
+			return acc, nil
+		}
+	}
+	if !isComponent && t.env.Hermetic {
+		return nil, fmt.Errorf("base '%s' (listed in %s) is not a declared dependency: add its krm_kustomization target to deps of %s",
+			path, t.kustPath(), t.env.Label)
+	}
 	sub, err := NewTarget(t.env, ldr)
 	if err != nil {
 		return nil, fmt.Errorf("couldn't make target for path '%s': %w", ldr.Root(), err)

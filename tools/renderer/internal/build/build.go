@@ -1,8 +1,12 @@
-// Package build renders a kustomization directory into the YAML stream that
-// `kustomize build` prints: load, accumulate, finish, emit.
+// Package build renders a kustomization directory: load, accumulate, finish,
+// emit. Build gives the bytes `kustomize build` prints; Render can also
+// return the snapshot that parents of this kustomization continue from.
 package build
 
 import (
+	"fmt"
+	"path/filepath"
+
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -14,6 +18,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 )
 
 // Load restrictor values, spelled as kustomize spells them.
@@ -26,6 +31,23 @@ const (
 type Options struct {
 	// LoadRestrictor is LoadRestrictionsRootOnly (default when empty) or LoadRestrictionsNone.
 	LoadRestrictor string
+	// Deps maps base directories to the snapshot files rendered for them;
+	// those bases are read from the snapshots instead of their sources.
+	Deps map[string]string
+	// Hermetic makes a base directory missing from Deps an error.
+	Hermetic bool
+	// Label is the Bazel label being built, named in error messages.
+	Label string
+	// Prebuilt, when set, supplies bases instead of Deps.
+	Prebuilt accumulate.Prebuilt
+}
+
+// Result is what Render produces.
+type Result struct {
+	// Snapshot is the encoded accumulation (only when asked for).
+	Snapshot []byte
+	// Manifests is the final YAML stream.
+	Manifests []byte
 }
 
 // NewEnv returns the shared state of one build.
@@ -40,15 +62,42 @@ func NewEnv() *accumulate.Env {
 // Build renders the kustomization in dir (a path in fsys) and returns the bytes
 // `kustomize build dir` would print on stdout.
 func Build(fsys filesys.FileSystem, dir string, opts Options) ([]byte, error) {
+	r, err := Render(fsys, dir, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.Manifests, nil
+}
+
+// Render renders the kustomization in dir, and also encodes its snapshot
+// when withSnapshot is set.
+func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool) (*Result, error) {
 	r, err := load.ParseRestrictor(opts.LoadRestrictor)
 	if err != nil {
 		return nil, err
 	}
-	ldr, err := load.NewLoader(fsys, dir, r, nil)
+	var hint load.MissingHint
+	if opts.Hermetic {
+		label := opts.Label
+		hint = func(path string) string {
+			return fmt.Sprintf("if %q exists, add it to srcs of %s (builds only see declared files)", path, label)
+		}
+	}
+	ldr, err := load.NewLoader(fsys, dir, r, hint)
 	if err != nil {
 		return nil, err
 	}
 	env := NewEnv()
+	env.Hermetic, env.Label = opts.Hermetic, opts.Label
+	if opts.Prebuilt != nil {
+		env.Prebuilt = opts.Prebuilt
+	} else if len(opts.Deps) > 0 {
+		pre, err := newPrebuilt(fsys, opts.Deps)
+		if err != nil {
+			return nil, err
+		}
+		env.Prebuilt = pre
+	}
 	t, err := accumulate.NewTarget(env, ldr)
 	if err != nil {
 		return nil, err
@@ -57,12 +106,31 @@ func Build(fsys filesys.FileSystem, dir string, opts Options) ([]byte, error) {
 	if err := t.SetRootOpenAPI(); err != nil {
 		return nil, err
 	}
-	if len(k.BuildMetadata) != 0 {
+	// Snapshots always carry origins (relative to their own directory) so
+	// that any parent can ask for them; the final stream drops them unless
+	// the top kustomization's buildMetadata asks.
+	if len(k.BuildMetadata) != 0 || withSnapshot {
 		t.EnableOrigins()
 	}
 	acc, err := t.Accumulate()
 	if err != nil {
 		return nil, err
+	}
+	res := &Result{}
+	if withSnapshot {
+		kind := k.Kind
+		if kind == "" {
+			kind = types.KustomizationKind
+		}
+		res.Snapshot, err = snapshot.Encode(acc, snapshot.Header{
+			KustomizationKind: kind,
+			Label:             opts.Label,
+			SortOptions:       k.SortOptions,
+			BuildMetadata:     k.BuildMetadata,
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)); err != nil {
 		return nil, err
@@ -70,5 +138,42 @@ func Build(fsys filesys.FileSystem, dir string, opts Options) ([]byte, error) {
 	if err := emit.Prepare(acc.Resources, emit.Options{SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata}); err != nil {
 		return nil, err
 	}
-	return emit.YAML(acc.Resources)
+	if res.Manifests, err = emit.YAML(acc.Resources); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// prebuilt serves snapshots by absolute base directory.
+type prebuilt struct {
+	fs    filesys.FileSystem
+	files map[string]string
+}
+
+func newPrebuilt(fs filesys.FileSystem, deps map[string]string) (*prebuilt, error) {
+	p := &prebuilt{fs: fs, files: map[string]string{}}
+	for dir, file := range deps {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		p.files[filepath.Clean(abs)] = file
+	}
+	return p, nil
+}
+
+func (p *prebuilt) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
+	file, ok := p.files[filepath.Clean(dir)]
+	if !ok {
+		return nil, "", false, nil
+	}
+	data, err := p.fs.ReadFile(file)
+	if err != nil {
+		return nil, "", false, fmt.Errorf("reading snapshot of %s: %w", dir, err)
+	}
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		return nil, "", false, fmt.Errorf("snapshot %s (of %s): %w", file, dir, err)
+	}
+	return s.Accumulation, s.KustomizationKind, true, nil
 }

@@ -14,9 +14,11 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 )
 
-// Transformer is one configured transformer and the builtin kind that made it.
+// Transformer is one configured transformer, the builtin kind that made it
+// and the kustomization field that asked for it (for error messages).
 type Transformer struct {
-	Kind string
+	Kind  string
+	Field string
 	resmap.Transformer
 }
 
@@ -26,14 +28,24 @@ type builder struct {
 }
 
 func (b *builder) add(kind string, p resmap.TransformerPlugin, config interface{}) error {
+	return b.addField(kind, "", p, config)
+}
+
+func (b *builder) addField(kind, field string, p resmap.TransformerPlugin, config interface{}) error {
 	y, err := yaml.Marshal(config)
 	if err != nil {
 		return fmt.Errorf("builtin %s marshal: %w", kind, err)
 	}
 	if err := p.Config(b.h, y); err != nil {
+		if field != "" {
+			return fmt.Errorf("%s: %w", field, err)
+		}
 		return fmt.Errorf("trouble configuring builtin %s with config: `\n%s`: %w", kind, y, err)
 	}
-	b.out = append(b.out, Transformer{Kind: kind, Transformer: p})
+	if field == "" {
+		field = kind
+	}
+	b.out = append(b.out, Transformer{Kind: kind, Field: field, Transformer: p})
 	return nil
 }
 
@@ -57,14 +69,14 @@ func patchesStrategicMerge(b *builder, k *types.Kustomization, _ *fieldspec.Conf
 	if len(k.PatchesStrategicMerge) == 0 {
 		return nil
 	}
-	return b.add("PatchStrategicMergeTransformer", builtins.NewPatchStrategicMergeTransformerPlugin(), struct {
+	return b.addField("PatchStrategicMergeTransformer", fmt.Sprintf("patchesStrategicMerge %v", k.PatchesStrategicMerge), builtins.NewPatchStrategicMergeTransformerPlugin(), struct {
 		Paths []types.PatchStrategicMerge `json:"paths,omitempty"`
 	}{k.PatchesStrategicMerge})
 }
 
 func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
-	for _, p := range k.Patches {
-		err := b.add("PatchTransformer", builtins.NewPatchTransformerPlugin(), struct {
+	for i, p := range k.Patches {
+		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), builtins.NewPatchTransformerPlugin(), struct {
 			Path    string           `json:"path,omitempty"`
 			Patch   string           `json:"patch,omitempty"`
 			Target  *types.Selector  `json:"target,omitempty"`
@@ -162,8 +174,8 @@ func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) erro
 }
 
 func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
-	for _, p := range k.PatchesJson6902 {
-		err := b.add("PatchJson6902Transformer", builtins.NewPatchJson6902TransformerPlugin(), struct {
+	for i, p := range k.PatchesJson6902 {
+		err := b.addField("PatchJson6902Transformer", describePatch("patchesJson6902", i, p.Path, p.Target), builtins.NewPatchJson6902TransformerPlugin(), struct {
 			Target *types.Selector `json:"target,omitempty"`
 			Path   string          `json:"path,omitempty"`
 			JsonOp string          `json:"jsonOp,omitempty"`
@@ -208,4 +220,18 @@ func replacements(b *builder, k *types.Kustomization, _ *fieldspec.Config) error
 	return b.add("ReplacementTransformer", builtins.NewReplacementTransformerPlugin(), struct {
 		Replacements []types.ReplacementField
 	}{k.Replacements})
+}
+
+// describePatch names a patch entry the way a user finds it in the file.
+func describePatch(field string, i int, path string, target *types.Selector) string {
+	d := fmt.Sprintf("%s[%d]", field, i)
+	if path != "" {
+		d += " (path: " + path + ")"
+	} else {
+		d += " (inline)"
+	}
+	if target != nil {
+		d += " target " + target.String()
+	}
+	return d
 }

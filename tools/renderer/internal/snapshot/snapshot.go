@@ -1,0 +1,174 @@
+// Package snapshot encodes and decodes the intermediate result of one
+// kustomization (its Accumulation) so that the kustomizations that include
+// it can continue from it without re-reading its sources.
+//
+// A snapshot is a YAML stream. The first document is the header; each
+// following document is one resource exactly as the accumulation holds it,
+// including kustomize's internal build annotations (previous names,
+// prefixes/suffixes, generator behavior, pending hash suffix) and origin
+// annotations. Paths in origins are relative to the kustomization's own
+// directory; the consumer rebases them.
+package snapshot
+
+import (
+	"bytes"
+	"fmt"
+
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+)
+
+// APIVersion and Kind identify a snapshot header; a change to the format
+// bumps the version.
+const (
+	APIVersion = "rules-krm.dev/v1alpha1"
+	Kind       = "KustomizationSnapshot"
+)
+
+// Header is the first document of a snapshot.
+type Header struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// KustomizationKind is Kustomization or Component.
+	KustomizationKind string `json:"kustomizationKind"`
+	// Label is the Bazel label of the target that rendered it, if any.
+	Label string `json:"label,omitempty"`
+	// SortOptions and BuildMetadata of this kustomization, used when it is
+	// the top of a build.
+	SortOptions   *types.SortOptions `json:"sortOptions,omitempty"`
+	BuildMetadata []string           `json:"buildMetadata,omitempty"`
+	// Config holds the field specs accumulated here, or is omitted when they
+	// are kustomize's defaults.
+	Config *fieldspec.Config `json:"config,omitempty"`
+	// Vars declared here and in bases.
+	Vars []types.Var `json:"vars,omitempty"`
+	// RefVars maps a resource's index to the names of the vars that read it.
+	RefVars map[int][]string `json:"refVars,omitempty"`
+	// OpenAPI is the first openapi setting met in this subtree (kustomize
+	// keeps the first one for the whole build).
+	OpenAPI *OpenAPI `json:"openapi,omitempty"`
+	// Resources is the number of resource documents that follow.
+	Resources int `json:"resources"`
+}
+
+// OpenAPI is a kustomization's `openapi` setting, with the schema content
+// when it named a file.
+type OpenAPI struct {
+	Settings map[string]string `json:"settings,omitempty"`
+	Schema   string            `json:"schema,omitempty"`
+}
+
+// Snapshot is a decoded snapshot.
+type Snapshot struct {
+	Header
+	Accumulation *accumulate.Accumulation
+}
+
+// Encode writes acc and h (whose Resources, Config, Vars and RefVars it fills).
+func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
+	h.APIVersion, h.Kind = APIVersion, Kind
+	if !isDefault(acc.Config) {
+		h.Config = acc.Config
+	}
+	h.Vars = acc.Vars.AsSlice()
+	res := acc.Resources.Resources()
+	h.Resources = len(res)
+	for i, r := range res {
+		if names := r.GetRefVarNames(); len(names) > 0 {
+			if h.RefVars == nil {
+				h.RefVars = map[int][]string{}
+			}
+			h.RefVars[i] = append([]string(nil), names...)
+		}
+	}
+	head, err := yaml.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(head)
+	for _, r := range res {
+		s, err := r.RNode.String()
+		if err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", r.CurId(), err)
+		}
+		b.WriteString("---\n")
+		b.WriteString(s)
+	}
+	return b.Bytes(), nil
+}
+
+// Decode reads a snapshot written by Encode.
+func Decode(data []byte) (*Snapshot, error) {
+	nodes, err := kio.FromBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("malformed snapshot: %w", err)
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("malformed snapshot: empty")
+	}
+	head, err := nodes[0].MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var h Header
+	if err := yaml.Unmarshal(head, &h); err != nil {
+		return nil, fmt.Errorf("malformed snapshot header: %w", err)
+	}
+	if h.APIVersion != APIVersion || h.Kind != Kind {
+		return nil, fmt.Errorf("not a snapshot of this krm version: got %s %s, want %s %s", h.APIVersion, h.Kind, APIVersion, Kind)
+	}
+	nodes = nodes[1:]
+	if len(nodes) != h.Resources {
+		return nil, fmt.Errorf("malformed snapshot: header says %d resources, found %d", h.Resources, len(nodes))
+	}
+	acc := accumulate.NewAccumulation()
+	if h.Config != nil {
+		acc.Config = h.Config
+	} else {
+		acc.Config = fieldspec.Defaults()
+		// Merging sorts, exactly as accumulating the defaults did.
+		if acc.Config, err = (&fieldspec.Config{}).Merge(acc.Config); err != nil {
+			return nil, err
+		}
+	}
+	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
+		return nil, err
+	}
+	list := make([]*resource.Resource, len(nodes))
+	for i, n := range nodes {
+		r := &resource.Resource{RNode: *n}
+		names := h.RefVars[i]
+		for _, name := range names {
+			r.AppendRefVarName(types.Var{Name: name})
+		}
+		list[i] = r
+	}
+	acc.Resources = resmap.New()
+	for _, r := range list {
+		if err := acc.Resources.Append(r); err != nil {
+			return nil, fmt.Errorf("malformed snapshot: %w", err)
+		}
+	}
+	return &Snapshot{Header: h, Accumulation: acc}, nil
+}
+
+var defaultConfig = func() *fieldspec.Config {
+	c, err := (&fieldspec.Config{}).Merge(fieldspec.Defaults())
+	if err != nil {
+		panic(err)
+	}
+	return c
+}()
+
+func isDefault(c *fieldspec.Config) bool {
+	a, err1 := yaml.Marshal(c)
+	b, err2 := yaml.Marshal(defaultConfig)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
