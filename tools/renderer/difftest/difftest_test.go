@@ -152,7 +152,7 @@ func checkOracle(t *testing.T, kustomize string, tc *testCase) {
 type kustomizeResult struct {
 	ok     bool
 	stdout []byte
-	stderr []byte // with the tree path replaced by $TREE
+	stderr []byte // scrubbed by scrubStderr
 }
 
 func runKustomize(t *testing.T, kustomize string, tc *testCase) kustomizeResult {
@@ -168,7 +168,7 @@ func runKustomize(t *testing.T, kustomize string, tc *testCase) kustomizeResult 
 	if err != nil && !errors.As(err, &exitErr) {
 		t.Fatalf("running %s %s: %v", kustomize, strings.Join(args, " "), err)
 	}
-	res := kustomizeResult{ok: err == nil, stdout: stdout.Bytes(), stderr: scrubPaths(stderr.Bytes(), tc.tree)}
+	res := kustomizeResult{ok: err == nil, stdout: stdout.Bytes(), stderr: scrubStderr(stderr.Bytes(), tc.tree)}
 	if res.ok && len(res.stdout) > 0 && containsTreePath(res.stdout, tc.tree) {
 		t.Fatalf("kustomize stdout contains the absolute tree path %s; the golden would not be portable", tc.tree)
 	}
@@ -186,11 +186,17 @@ func treePaths(tree string) []string {
 	return paths
 }
 
-func scrubPaths(b []byte, tree string) []byte {
+// pointerRE matches the Go pointer values some kustomize errors print (e.g.
+// "merging from generator &{0xc000123456 <nil>}"); they change from run to run.
+var pointerRE = regexp.MustCompile(`0x[0-9a-f]{8,}`)
+
+// scrubStderr makes kustomize's stderr reproducible: the tree's absolute path
+// becomes $TREE and pointer values become 0xADDR.
+func scrubStderr(b []byte, tree string) []byte {
 	for _, p := range treePaths(tree) {
 		b = bytes.ReplaceAll(b, []byte(p), []byte(treePlaceholder))
 	}
-	return b
+	return pointerRE.ReplaceAll(b, []byte("0xADDR"))
 }
 
 func containsTreePath(b []byte, tree string) bool {

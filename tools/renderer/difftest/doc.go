@@ -10,7 +10,8 @@
 //	                 "--load-restrictor LoadRestrictionsNone" is understood
 //	expected.yaml    golden: kustomize's stdout when the build succeeds, or
 //	expected.err     golden: kustomize's stderr when the build fails, with the
-//	                 absolute path of tree/ replaced by $TREE
+//	                 absolute path of tree/ replaced by $TREE (and Go pointer
+//	                 values such as 0xc000123456, which vary between runs, by 0xADDR)
 //	error_contains   for error cases: one substring per line that krm's error
 //	                 message must contain ($TREE expands to the tree's path)
 //

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Regenerates the differential-test goldens (expected.yaml / expected.err under
+# tools/renderer/difftest/testdata/cases) by running kustomize v5.8.2.
+# kustomize is taken from $KUSTOMIZE, else .bin/kustomize (installed if missing).
+# Extra arguments are passed to `go test`, e.g. -run 'TestDifferential/patch-.*'.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export GOTOOLCHAIN=local
+go test ./tools/renderer/difftest -count=1 -run TestDifferential "$@" -update
