@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // Accumulation is what a kustomization hands to the kustomization that
@@ -25,7 +26,7 @@ type Accumulation struct {
 
 // NewAccumulation returns an empty accumulation.
 func NewAccumulation() *Accumulation {
-	return &Accumulation{Resources: resmap.New(), Config: &fieldspec.Config{}, Vars: types.NewVarSet()}
+	return &Accumulation{Resources: resourcemap.New(), Config: &fieldspec.Config{}, Vars: types.NewVarSet()}
 }
 
 // MergeConfig folds c into the accumulated configuration.

@@ -9,6 +9,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // Kinds that legacy order puts first and last; every other kind sorts between
@@ -53,17 +55,16 @@ func Sort(m resmap.ResMap, o *types.SortOptions) error {
 	res := m.Resources()
 	keys := make([]legacyKey, len(res))
 	for i, r := range res {
-		id := r.CurId()
+		id := resourcemap.CurID(r)
 		keys[i] = legacyKey{rank: rank[id.Kind], gvk: legacyGvkString(id.Gvk), id: legacyIDString(id), nsKind: id.Kind == "Namespace", noGroup: id.Group == ""}
 	}
 	sort.Sort(&legacySorter{keys: keys, res: res})
-	m.Clear()
-	for _, r := range res {
-		if err := m.Append(r); err != nil {
-			return fmt.Errorf("SortOrderTransformer: Failed to append to resources: %w", err)
-		}
+	sorted, err := resourcemap.FromResources(res)
+	if err != nil {
+		return fmt.Errorf("SortOrderTransformer: Failed to append to resources: %w", err)
 	}
-	return nil
+	m.Clear()
+	return m.AppendAll(sorted)
 }
 
 type legacyKey struct {

@@ -53,11 +53,29 @@ type Loader struct {
 
 var _ ifc.Loader = (*Loader)(nil)
 
+// confirmDir returns the absolute, lexically cleaned form of dir after
+// checking it is a directory. Unlike kustomize it does not resolve symlinks:
+// Bazel presents every input as a symlink into the source tree, and the
+// root-only restriction must judge the paths the kustomization names.
+func confirmDir(fs filesys.FileSystem, dir string) (filesys.ConfirmedDir, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if !fs.IsDir(abs) {
+		if !fs.Exists(abs) {
+			return "", fmt.Errorf("'%s' doesn't exist", abs)
+		}
+		return "", fmt.Errorf("'%s' is not a directory", abs)
+	}
+	return filesys.ConfirmedDir(filepath.Clean(abs)), nil
+}
+
 // NewLoader returns a loader rooted at dir.
 func NewLoader(fs filesys.FileSystem, dir string, r Restrictor, hint MissingHint) (*Loader, error) {
-	root, err := filesys.ConfirmDir(fs, dir)
+	root, err := confirmDir(fs, dir)
 	if err != nil {
-		return nil, fmt.Errorf("must build at directory: %q: %w", dir, err)
+		return nil, fmt.Errorf("must build at directory: %w", err)
 	}
 	return &Loader{fs: fs, root: root, restrictor: r, hint: hint}, nil
 }
@@ -110,7 +128,7 @@ func (l *Loader) New(path string) (ifc.Loader, error) {
 			return nil, fmt.Errorf("path %q is ambiguous: resolves to %q after normalization; check for YAML indentation errors in the kustomization file", path, filepath.Clean(path))
 		}
 	}
-	root, err := filesys.ConfirmDir(l.fs, l.root.Join(path))
+	root, err := confirmDir(l.fs, l.root.Join(path))
 	if err != nil {
 		return nil, l.withHint(path, fmt.Errorf("must build at directory: not a valid directory: %w", err))
 	}
@@ -133,17 +151,17 @@ func (l *Loader) Resolve(path string) (string, error) {
 	if l.restrictor == None {
 		return path, nil
 	}
-	d, f, err := l.fs.CleanedAbs(path)
-	if err != nil {
-		return "", l.withHint(path, err)
+	clean := filepath.Clean(path)
+	if !l.fs.Exists(clean) {
+		return "", l.withHint(path, fmt.Errorf("'%s' doesn't exist", clean))
 	}
-	if f == "" {
+	if l.fs.IsDir(clean) {
 		return "", fmt.Errorf("'%s' must resolve to a file", path)
 	}
-	if !d.HasPrefix(l.root) {
+	if !filesys.ConfirmedDir(filepath.Dir(clean)).HasPrefix(l.root) {
 		return "", fmt.Errorf("security; file '%s' is not in or below '%s'", path, l.root)
 	}
-	return d.Join(f), nil
+	return clean, nil
 }
 
 // Load reads the file at path (relative to the root).

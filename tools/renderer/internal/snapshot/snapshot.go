@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"fmt"
 
-	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // APIVersion and Kind identify a snapshot header; a change to the format
@@ -150,12 +150,11 @@ func Decode(data []byte) (*Snapshot, error) {
 		}
 		list[i] = r
 	}
-	acc.Resources = resmap.New()
-	for _, r := range list {
-		if err := acc.Resources.Append(r); err != nil {
-			return nil, fmt.Errorf("malformed snapshot: %w", err)
-		}
+	m, err := resourcemap.FromResources(list)
+	if err != nil {
+		return nil, fmt.Errorf("malformed snapshot: %w", err)
 	}
+	acc.Resources = m
 	return &Snapshot{Header: h, Accumulation: acc}, nil
 }
 

@@ -1,0 +1,14 @@
+"""WORKSPACE helpers of rules_krm.
+
+Users of bzlmod need none of this: rules_krm's MODULE.bazel registers its toolchain.
+"""
+
+# buildifier: disable=unnamed-macro
+def rules_krm_register_toolchains():
+    """Registers rules_krm's default toolchain, which builds the renderer from source.
+
+    Call it in WORKSPACE after the Go rules are set up (rules_go's and gazelle's
+    dependencies and `go_register_toolchains()`). To use a prebuilt renderer, register
+    your own `krm_toolchain`-based toolchain before calling this.
+    """
+    native.register_toolchains("@rules_krm//rules:default_toolchain")

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Regenerates deps.bzl (go_dependencies(), from go.mod) and the BUILD.bazel files of the
+# Go packages with gazelle v0.26.0, built natively into .bin/ (no Bazel needed).
+# Rerun it after adding or removing Go packages, changing imports, or changing go.mod.
+#
+# With a modern Bazel (bzlmod), `bazel run //:gazelle` regenerates the BUILD files too;
+# deps.bzl is only used by the WORKSPACE build (Debian's Bazel 4.2.3).
+set -euo pipefail
+
+GAZELLE_VERSION=v0.26.0
+
+cd "$(dirname "$0")/.."
+root=$PWD
+export GOTOOLCHAIN=local
+
+gazelle="$root/.bin/gazelle"
+stamp="$root/.bin/gazelle.version"
+if [ ! -x "$gazelle" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$GAZELLE_VERSION" ]; then
+  mkdir -p "$root/.bin"
+  GOBIN="$root/.bin" go install "github.com/bazelbuild/bazel-gazelle/cmd/gazelle@$GAZELLE_VERSION"
+  echo "$GAZELLE_VERSION" >"$stamp"
+fi
+
+deps_doc='"""Go dependencies of rules_krm for WORKSPACE builds, generated from go.mod by scripts/gazelle.sh."""'
+macro_doc='"""Declares the go_repository rules of the modules in go.mod."""'
+
+# WORKSPACE loads deps.bzl, and gazelle reads WORKSPACE: start from an empty macro if missing.
+if [ ! -f deps.bzl ]; then
+  printf '%s\n\ndef go_dependencies():\n    %s\n' "$deps_doc" "$macro_doc" >deps.bzl
+fi
+
+# go_repository rules for every module in go.mod, into deps.bzl%go_dependencies.
+# Protos stay off: rules_proto cannot be fetched in the offline setup.
+"$gazelle" update-repos \
+  -from_file=go.mod \
+  -to_macro=deps.bzl%go_dependencies \
+  -prune \
+  -build_file_proto_mode=disable_global
+
+# Gazelle v0.26.0 leaves out embedded files of subpackages in kyaml's openapi package:
+# patch the generated BUILD files (bazel/patches/; MODULE.bazel applies the same patch).
+# update-repos keeps these attributes once they are there.
+if ! grep -q 'kyaml-openapi-embed.patch' deps.bzl; then
+  sed -i 's|^        importpath = "sigs.k8s.io/kustomize/kyaml",$|&\n        patch_args = ["-p1"],\n        patches = ["//bazel/patches:kyaml-openapi-embed.patch"],|' deps.bzl
+fi
+
+# gazelle puts its load() above everything: keep the module docstring first (buildifier).
+{ echo "$deps_doc"; echo; grep -vxF "$deps_doc" deps.bzl; } | cat -s >deps.bzl.tmp
+mv deps.bzl.tmp deps.bzl
+
+# BUILD.bazel files of the Go packages (directives are in the root BUILD.bazel).
+# Gazelle v0.26.0 does not know the std packages added after Go 1.18 (math/rand/v2, slices,
+# iter, ...) and logs "finding module path for import ..." for them: harmless, std imports
+# need no deps.
+"$gazelle" update -repo_root="$root"
+
+# The renderer's go_binary is named krm (gazelle would call it "renderer"). Gazelle keeps
+# the name of an existing go_binary, so this renames it only after the first generation.
+renderer_build=tools/renderer/BUILD.bazel
+if [ -f "$renderer_build" ] && grep -q '^go_binary(' "$renderer_build"; then
+  sed -i -z 's/go_binary(\n    name = "renderer",/go_binary(\n    name = "krm",/' "$renderer_build"
+  if ! grep -q 'name = "krm"' "$renderer_build"; then
+    echo "gazelle.sh: could not name the go_binary in $renderer_build krm" >&2
+    exit 1
+  fi
+fi
+
+# MODULE.bazel (bzlmod) must use_repo() exactly the direct requirements of go.mod: rewrite
+# the go_deps use_repo() list with their repository names (as in deps.bzl).
+direct=$(awk '
+  /^require \($/ { block = 1; next }
+  block && /^\)/ { block = 0; next }
+  block && !/\/\/ indirect/ && NF { print $1 }
+  /^require [^(]/ && !/\/\/ indirect/ { print $2 }
+' go.mod)
+repos=""
+for mod in $direct; do
+  name=$(awk -v imp="$mod" '
+    /name = "/ { split($0, a, "\""); name = a[2] }
+    /importpath = "/ { split($0, a, "\""); if (a[2] == imp) { print name; exit } }
+  ' deps.bzl)
+  if [ -z "$name" ]; then
+    echo "gazelle.sh: no go_repository for $mod in deps.bzl" >&2
+    exit 1
+  fi
+  repos="$repos$name"$'\n'
+done
+repos=$(printf '%s' "$repos" | sort -u)
+awk -v repos="$repos" '
+  /^use_repo\($/ { start = NR }
+  start && NR == start + 1 && $0 == "    go_deps," {
+    print
+    n = split(repos, r, "\n")
+    for (i = 1; i <= n; i++) if (r[i] != "") printf "    \"%s\",\n", r[i]
+    skip = 1
+    next
+  }
+  skip && /^\)$/ { skip = 0; start = 0 }
+  skip { next }
+  { print }
+' MODULE.bazel >MODULE.bazel.tmp
+mv MODULE.bazel.tmp MODULE.bazel

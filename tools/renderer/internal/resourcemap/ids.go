@@ -1,0 +1,144 @@
+// Package resourcemap is an ordered collection of resources with fast ID
+// lookups. It implements kustomize's resmap.ResMap interface, so kustomize's
+// builtin plugins can run on it, but computes IDs straight from the YAML
+// nodes and indexes them per bulk operation, so that accumulating,
+// absorbing, selecting and sorting stay linear in the number of resources.
+package resourcemap
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/resid"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Annotations in which kustomize records a resource's previous IDs.
+const (
+	prevNamesKey      = "internal.config.kubernetes.io/previousNames"
+	prevNamespacesKey = "internal.config.kubernetes.io/previousNamespaces"
+	prevKindsKey      = "internal.config.kubernetes.io/previousKinds"
+)
+
+// field returns the value node of key in mapping node n, or nil.
+func field(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	c := n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i].Value == key {
+			return c[i+1]
+		}
+	}
+	return nil
+}
+
+func value(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Value
+}
+
+// meta holds the identifying fields of one resource.
+type meta struct {
+	apiVersion, kind, name, namespace string
+	prevNames, prevNamespaces, prevKinds string
+	hasPrev                              bool
+}
+
+func readMeta(r *resource.Resource) meta {
+	var m meta
+	n := r.YNode()
+	if n == nil {
+		return m
+	}
+	m.apiVersion = value(field(n, "apiVersion"))
+	m.kind = value(field(n, "kind"))
+	md := field(n, "metadata")
+	m.name = value(field(md, "name"))
+	m.namespace = value(field(md, "namespace"))
+	if an := field(md, "annotations"); an != nil && an.Kind == yaml.MappingNode {
+		c := an.Content
+		for i := 0; i+1 < len(c); i += 2 {
+			switch c[i].Value {
+			case prevNamesKey:
+				m.prevNames, m.hasPrev = c[i+1].Value, true
+			case prevNamespacesKey:
+				m.prevNamespaces = c[i+1].Value
+			case prevKindsKey:
+				m.prevKinds = c[i+1].Value
+			}
+		}
+	}
+	return m
+}
+
+// CurID is r.CurId(), computed without kustomize's generic field walks.
+func CurID(r *resource.Resource) resid.ResId {
+	m := readMeta(r)
+	return m.curID()
+}
+
+func (m *meta) curID() resid.ResId {
+	g, v := resid.ParseGroupVersion(m.apiVersion)
+	return resid.ResId{Gvk: resid.NewGvk(g, v, m.kind), Name: m.name, Namespace: m.namespace}
+}
+
+// prevIDs is r.PrevIds(): kustomize builds their Gvks as plain literals.
+func (m *meta) prevIDs() []resid.ResId {
+	if !m.hasPrev {
+		return nil
+	}
+	names := strings.Split(m.prevNames, ",")
+	nss := strings.Split(m.prevNamespaces, ",")
+	kinds := strings.Split(m.prevKinds, ",")
+	if len(names) != len(nss) || len(names) != len(kinds) {
+		// kustomize panics here; keep going with what lines up.
+		n := len(names)
+		if len(nss) < n {
+			n = len(nss)
+		}
+		if len(kinds) < n {
+			n = len(kinds)
+		}
+		names, nss, kinds = names[:n], nss[:n], kinds[:n]
+	}
+	g, v := resid.ParseGroupVersion(m.apiVersion)
+	ids := make([]resid.ResId, len(names))
+	for i := range names {
+		ids[i] = resid.ResId{Gvk: resid.Gvk{Group: g, Version: v, Kind: kinds[i]}, Name: names[i], Namespace: nss[i]}
+	}
+	return ids
+}
+
+// ids is the identity of one resource at one moment.
+type ids struct {
+	cur  resid.ResId
+	prev []resid.ResId
+}
+
+func (x *ids) org() resid.ResId {
+	if len(x.prev) > 0 {
+		return x.prev[0]
+	}
+	return x.cur
+}
+
+func idsOf(r *resource.Resource) ids {
+	m := readMeta(r)
+	return ids{cur: m.curID(), prev: m.prevIDs()}
+}
+
+// OrgID is r.OrgId(), computed fast.
+func OrgID(r *resource.Resource) resid.ResId {
+	x := idsOf(r)
+	return x.org()
+}
+
+// PrevIDs is r.PrevIds(), computed fast.
+func PrevIDs(r *resource.Resource) []resid.ResId {
+	m := readMeta(r)
+	return m.prevIDs()
+}

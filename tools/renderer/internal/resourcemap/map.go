@@ -1,0 +1,639 @@
+package resourcemap
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+
+	"sigs.k8s.io/kustomize/api/filters/annotations"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/resid"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Map is an ordered list of resources. The zero value is empty and usable.
+type Map struct {
+	list []*resource.Resource
+}
+
+var _ resmap.ResMap = (*Map)(nil)
+
+// New returns an empty map.
+func New() *Map { return &Map{} }
+
+// FromResources returns a map of list, failing on a duplicate current ID.
+func FromResources(list []*resource.Resource) (*Map, error) {
+	m := &Map{}
+	if err := m.appendAll(list); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Map) Size() int { return len(m.list) }
+
+func (m *Map) Resources() []*resource.Resource {
+	out := make([]*resource.Resource, len(m.list))
+	copy(out, m.list)
+	return out
+}
+
+func (m *Map) Clear() { m.list = nil }
+
+func (m *Map) DropEmpties() {
+	out := m.list[:0:0]
+	for _, r := range m.list {
+		if !r.IsNilOrEmpty() {
+			out = append(out, r)
+		}
+	}
+	m.list = out
+}
+
+func (m *Map) Append(r *resource.Resource) error {
+	id := CurID(r)
+	for _, o := range m.list {
+		if CurID(o).Equals(id) {
+			return fmt.Errorf("may not add resource with an already registered id: %s", id)
+		}
+	}
+	m.list = append(m.list, r)
+	return nil
+}
+
+// idKey is an ID normalized so that map equality means ResId.Equals.
+type idKey struct{ group, version, kind, name, namespace string }
+
+func key(id resid.ResId) idKey {
+	return idKey{id.Group, id.Version, id.Kind, id.Name, id.EffectiveNamespace()}
+}
+
+// idIndex maps current IDs to the resources holding them, for the duration
+// of one bulk operation.
+type idIndex map[idKey][]*resource.Resource
+
+func (m *Map) currentIndex() idIndex {
+	idx := make(idIndex, len(m.list))
+	for _, r := range m.list {
+		k := key(CurID(r))
+		idx[k] = append(idx[k], r)
+	}
+	return idx
+}
+
+// appendAll appends list, failing on the first ID collision, in O(n+m).
+func (m *Map) appendAll(list []*resource.Resource) error {
+	idx := m.currentIndex()
+	for _, r := range list {
+		id := CurID(r)
+		k := key(id)
+		if len(idx[k]) > 0 {
+			return fmt.Errorf("may not add resource with an already registered id: %s", id)
+		}
+		idx[k] = append(idx[k], r)
+		m.list = append(m.list, r)
+	}
+	return nil
+}
+
+func (m *Map) AppendAll(other resmap.ResMap) error {
+	if other == nil {
+		return nil
+	}
+	return m.appendAll(other.Resources())
+}
+
+// AbsorbAll adds generated resources: new IDs are appended, and a resource
+// whose ID exists replaces or merges into it as its behavior says.
+func (m *Map) AbsorbAll(other resmap.ResMap) error {
+	if other == nil {
+		return nil
+	}
+	// Index every ID (current and previous) once; absorbing updates it.
+	anyIdx := map[idKey][]int{}
+	add := func(i int) {
+		x := idsOf(m.list[i])
+		seen := map[idKey]bool{}
+		for _, id := range append(x.prev, x.cur) {
+			k := key(id)
+			if !seen[k] {
+				seen[k] = true
+				anyIdx[k] = append(anyIdx[k], i)
+			}
+		}
+	}
+	remove := func(i int) {
+		x := idsOf(m.list[i])
+		for _, id := range append(x.prev, x.cur) {
+			k := key(id)
+			l := anyIdx[k]
+			for j, v := range l {
+				if v == i {
+					anyIdx[k] = append(l[:j:j], l[j+1:]...)
+					break
+				}
+			}
+		}
+	}
+	for i := range m.list {
+		if !m.list[i].RNode.IsNilOrEmpty() {
+			add(i)
+		}
+	}
+	for _, res := range other.Resources() {
+		id := CurID(res)
+		matches := anyIdx[key(id)]
+		switch len(matches) {
+		case 0:
+			switch res.Behavior() {
+			case types.BehaviorMerge, types.BehaviorReplace:
+				return fmt.Errorf("id %#v does not exist; cannot merge or replace", id)
+			}
+			m.list = append(m.list, res)
+			add(len(m.list) - 1)
+		case 1:
+			i := matches[0]
+			old := m.list[i]
+			switch res.Behavior() {
+			case types.BehaviorReplace:
+				res.CopyMergeMetaDataFieldsFrom(old)
+			case types.BehaviorMerge:
+				if err := mergeGenerated(res, old, id); err != nil {
+					return err
+				}
+			default:
+				return fmt.Errorf("id %#v exists; can not use behavior: '%s', behavior must be merge or replace", id, res.Behavior())
+			}
+			// kustomize replaces the resource holding the new current ID.
+			j := -1
+			for k, r := range m.list {
+				if CurID(r).Equals(CurID(res)) {
+					if j >= 0 {
+						return fmt.Errorf("in Replace: id matched %d resources", 2)
+					}
+					j = k
+				}
+			}
+			if j < 0 {
+				return fmt.Errorf("cannot find resource with id %s to replace", CurID(res))
+			}
+			if j != i {
+				return fmt.Errorf("unexpected target index in replacement")
+			}
+			remove(i)
+			m.list[i] = res
+			add(i)
+		default:
+			var found []*resource.Resource
+			for _, i := range matches {
+				found = append(found, m.list[i])
+			}
+			return fmt.Errorf("found multiple objects %v that could accept merge of %v", found, id)
+		}
+	}
+	return nil
+}
+
+func (m *Map) AddOriginAnnotation(origin *resource.Origin) error {
+	if origin == nil {
+		return nil
+	}
+	for _, r := range m.list {
+		o, err := r.GetOrigin()
+		if o != nil || err != nil {
+			continue
+		}
+		if err := r.SetOrigin(origin); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Map) RemoveOriginAnnotations() error {
+	for _, r := range m.list {
+		if err := r.SetOrigin(nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Map) AddTransformerAnnotation(origin *resource.Origin) error {
+	for _, r := range m.list {
+		o, err := r.GetOrigin()
+		if err != nil {
+			return err
+		}
+		if o == nil {
+			err = r.SetOrigin(origin)
+		} else {
+			err = r.AddTransformation(origin)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Map) RemoveTransformerAnnotations() error {
+	for _, r := range m.list {
+		if err := r.ClearTransformations(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Map) AnnotateAll(k, v string) error {
+	return m.ApplyFilter(annotations.Filter{
+		Annotations: map[string]string{k: v},
+		FsSlice:     []types.FieldSpec{{Path: "metadata/annotations", CreateIfNotPresent: true}},
+	})
+}
+
+func (m *Map) AsYaml() ([]byte, error) {
+	var b bytes.Buffer
+	for i, r := range m.list {
+		out, err := r.AsYAML()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", CurID(r), err)
+		}
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.Write(out)
+	}
+	return b.Bytes(), nil
+}
+
+func (m *Map) GetByIndex(i int) *resource.Resource {
+	if i < 0 || i >= len(m.list) {
+		return nil
+	}
+	return m.list[i]
+}
+
+func (m *Map) GetIndexOfCurrentId(id resid.ResId) (int, error) {
+	count, at := 0, -1
+	for i, r := range m.list {
+		if id.Equals(CurID(r)) {
+			count++
+			at = i
+		}
+	}
+	if count > 1 {
+		return -1, fmt.Errorf("id matched %d resources", count)
+	}
+	return at, nil
+}
+
+func (m *Map) GetMatchingResourcesByCurrentId(matches resmap.IdMatcher) []*resource.Resource {
+	var out []*resource.Resource
+	for _, r := range m.list {
+		if matches(CurID(r)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (m *Map) GetMatchingResourcesByAnyId(matches resmap.IdMatcher) []*resource.Resource {
+	var out []*resource.Resource
+	for _, r := range m.list {
+		if r.RNode.IsNilOrEmpty() {
+			continue
+		}
+		x := idsOf(r)
+		if matches(x.cur) {
+			out = append(out, r)
+			continue
+		}
+		for _, id := range x.prev {
+			if matches(id) {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func demandOne(found []*resource.Resource, id resid.ResId, what string) (*resource.Resource, error) {
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, fmt.Errorf("no matches for %s %s", what, id)
+	}
+	return nil, fmt.Errorf("multiple matches for %s %s", what, id)
+}
+
+func (m *Map) GetByCurrentId(id resid.ResId) (*resource.Resource, error) {
+	return demandOne(m.GetMatchingResourcesByCurrentId(id.Equals), id, "Current")
+}
+
+func (m *Map) GetById(id resid.ResId) (*resource.Resource, error) {
+	r, err := demandOne(m.GetMatchingResourcesByAnyId(id.Equals), id, "Id")
+	if err != nil {
+		return nil, fmt.Errorf("%s; failed to find unique target for patch %s", err.Error(), id.String())
+	}
+	return r, nil
+}
+
+func (m *Map) grouped(org bool) map[string][]*resource.Resource {
+	out := map[string][]*resource.Resource{}
+	for _, r := range m.list {
+		var ns string
+		if org {
+			x := idsOf(r)
+			ns = x.org().EffectiveNamespace()
+		} else {
+			ns = CurID(r).EffectiveNamespace()
+		}
+		out[ns] = append(out[ns], r)
+	}
+	return out
+}
+
+func (m *Map) GroupedByCurrentNamespace() map[string][]*resource.Resource {
+	g := m.grouped(false)
+	delete(g, resid.TotallyNotANamespace)
+	return g
+}
+
+func (m *Map) GroupedByOriginalNamespace() map[string][]*resource.Resource {
+	g := m.grouped(true)
+	delete(g, resid.TotallyNotANamespace)
+	return g
+}
+
+func (m *Map) ClusterScoped() []*resource.Resource {
+	return m.grouped(false)[resid.TotallyNotANamespace]
+}
+
+func (m *Map) AllIds() []resid.ResId {
+	out := make([]resid.ResId, len(m.list))
+	for i, r := range m.list {
+		out[i] = CurID(r)
+	}
+	return out
+}
+
+func (m *Map) Replace(r *resource.Resource) (int, error) {
+	id := CurID(r)
+	i, err := m.GetIndexOfCurrentId(id)
+	if err != nil {
+		return -1, fmt.Errorf("in Replace: %w", err)
+	}
+	if i < 0 {
+		return -1, fmt.Errorf("cannot find resource with id %s to replace", id)
+	}
+	m.list[i] = r
+	return i, nil
+}
+
+func (m *Map) Remove(id resid.ResId) error {
+	out := m.list[:0:0]
+	for _, r := range m.list {
+		if CurID(r) != id {
+			out = append(out, r)
+		}
+	}
+	if len(out) != len(m.list)-1 {
+		return fmt.Errorf("id %s not found in removal", id)
+	}
+	m.list = out
+	return nil
+}
+
+func (m *Map) SubsetThatCouldBeReferencedByResource(referrer *resource.Resource) (resmap.ResMap, error) {
+	rid := CurID(referrer)
+	if rid.IsClusterScoped() {
+		return m, nil
+	}
+	rbNamespaces, err := roleBindingNamespaces(referrer, rid)
+	if err != nil {
+		return nil, err
+	}
+	out := &Map{}
+	for _, r := range m.list {
+		id := CurID(r)
+		if id.IsClusterScoped() || id.IsNsEquals(rid) || rbNamespaces[id.Namespace] {
+			out.list = append(out.list, r)
+		}
+	}
+	return out, nil
+}
+
+// roleBindingNamespaces returns the namespaces of the ServiceAccounts a
+// RoleBinding names: objects there may be referred to across namespaces.
+func roleBindingNamespaces(r *resource.Resource, id resid.ResId) (map[string]bool, error) {
+	out := map[string]bool{}
+	if id.Kind != "RoleBinding" {
+		return out, nil
+	}
+	subjects, err := r.GetSlice("subjects")
+	if err != nil || subjects == nil {
+		return out, nil
+	}
+	for _, s := range subjects {
+		subject, ok := s.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		ns, ok1 := subject["namespace"]
+		kind, ok2 := subject["kind"]
+		if !ok1 || !ok2 || kind != "ServiceAccount" {
+			continue
+		}
+		n, ok := ns.(string)
+		if !ok {
+			return nil, fmt.Errorf("Invalid Input: namespace is blank for resource %q\n", id)
+		}
+		out[n] = true
+	}
+	return out, nil
+}
+
+func (m *Map) DeAnchor() error {
+	for _, r := range m.list {
+		if err := r.DeAnchor(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Map) copyWith(f func(*resource.Resource) *resource.Resource) resmap.ResMap {
+	out := &Map{list: make([]*resource.Resource, len(m.list))}
+	for i, r := range m.list {
+		out.list[i] = f(r)
+	}
+	return out
+}
+
+func (m *Map) DeepCopy() resmap.ResMap {
+	return m.copyWith(func(r *resource.Resource) *resource.Resource { return r.DeepCopy() })
+}
+
+func (m *Map) ShallowCopy() resmap.ResMap {
+	return m.copyWith(func(r *resource.Resource) *resource.Resource { return r })
+}
+
+func (m *Map) ErrorIfNotEqualSets(other resmap.ResMap) error {
+	theirs := other.Resources()
+	if len(m.list) != len(theirs) {
+		return fmt.Errorf("lists have different number of entries: %d doesn't equal %d", len(m.list), len(theirs))
+	}
+	idx := map[idKey][]int{}
+	for i, r := range theirs {
+		k := key(CurID(r))
+		idx[k] = append(idx[k], i)
+	}
+	seen := map[int]bool{}
+	for _, r1 := range m.list {
+		id := CurID(r1)
+		found := idx[key(id)]
+		if len(found) == 0 {
+			return fmt.Errorf("id in self missing from other; id: %s", id)
+		}
+		if len(found) > 1 {
+			return fmt.Errorf("id in self matches %d in other; id: %s", len(found), id)
+		}
+		r2 := theirs[found[0]]
+		if !reflect.DeepEqual(r1.RNode, r2.RNode) {
+			return fmt.Errorf("nodes unequal: \n -- %s,\n -- %s", r1, r2)
+		}
+		seen[found[0]] = true
+	}
+	if len(seen) != len(m.list) {
+		return fmt.Errorf("counting problem %d != %d", len(seen), len(m.list))
+	}
+	return nil
+}
+
+func (m *Map) ErrorIfNotEqualLists(other resmap.ResMap) error {
+	theirs := other.Resources()
+	if len(m.list) != len(theirs) {
+		return fmt.Errorf("lists have different number of entries: %d doesn't equal %d", len(m.list), len(theirs))
+	}
+	for i, r := range m.list {
+		if err := r.ErrIfNotEquals(theirs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Map) Debug(title string) {
+	fmt.Printf("--------------------------- %s\n", title)
+	for i, r := range m.list {
+		fmt.Printf("----------- %d %s\n", i, CurID(r))
+	}
+}
+
+func (m *Map) Select(s types.Selector) ([]*resource.Resource, error) {
+	sr, err := types.NewSelectorRegex(&s)
+	if err != nil {
+		return nil, err
+	}
+	var out []*resource.Resource
+	for _, r := range m.list {
+		x := idsOf(r)
+		cur, org := x.cur, x.org()
+		if !sr.MatchNamespace(org.EffectiveNamespace()) && !sr.MatchNamespace(cur.EffectiveNamespace()) {
+			continue
+		}
+		if !sr.MatchName(org.Name) && !sr.MatchName(cur.Name) {
+			continue
+		}
+		if !sr.MatchGvk(cur.Gvk) {
+			continue
+		}
+		if s.LabelSelector != "" {
+			ok, err := r.MatchesLabelSelector(s.LabelSelector)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if s.AnnotationSelector != "" {
+			ok, err := r.MatchesAnnotationSelector(s.AnnotationSelector)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (m *Map) ToRNodeSlice() []*yaml.RNode {
+	out := make([]*yaml.RNode, len(m.list))
+	for i, r := range m.list {
+		out[i] = r.Copy()
+	}
+	return out
+}
+
+func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) error {
+	var keep []*resource.Resource
+	for _, r := range m.list {
+		if selected.Contains(CurID(r)) {
+			p := patch.DeepCopy()
+			p.CopyMergeMetaDataFieldsFrom(patch)
+			p.SetGvk(r.GetGvk())
+			p.SetKind(patch.GetKind())
+			if err := r.ApplySmPatch(p); err != nil {
+				return err
+			}
+		}
+		if !r.IsNilOrEmpty() {
+			keep = append(keep, r)
+		}
+	}
+	m.list = nil
+	return m.appendAll(keep)
+}
+
+func (m *Map) RemoveBuildAnnotations() {
+	for _, r := range m.list {
+		r.RemoveBuildAnnotations()
+	}
+}
+
+func (m *Map) ApplyFilter(f kio.Filter) error {
+	back := make(map[*yaml.RNode]*resource.Resource, len(m.list))
+	nodes := make([]*yaml.RNode, len(m.list))
+	for i, r := range m.list {
+		nodes[i] = &r.RNode
+		back[nodes[i]] = r
+	}
+	filtered, err := f.Filter(nodes)
+	if err != nil {
+		return err
+	}
+	var out []*resource.Resource
+	for _, n := range filtered {
+		if n.IsNilOrEmpty() {
+			continue
+		}
+		r, ok := back[n]
+		if !ok {
+			r = &resource.Resource{RNode: *n}
+		}
+		out = append(out, r)
+	}
+	m.list = out
+	return nil
+}
