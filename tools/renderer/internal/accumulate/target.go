@@ -197,24 +197,25 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		t      resmap.Transformer
 		origin *resource.Origin
 		name   string
+		steps  int
 	}
 	var all []step
 	for _, tr := range ts {
-		all = append(all, step{tr.Transformer, t.builtinOrigin(tr.Kind), tr.Field})
+		all = append(all, step{tr.Transformer, t.builtinOrigin(tr.Kind), tr.Field, tr.Steps})
 	}
 	external, err := t.externalTransformers(t.kust.Transformers)
 	if err != nil {
 		return err
 	}
 	for _, tr := range external {
-		all = append(all, step{tr.plugin.(resmap.Transformer), tr.origin, tr.id})
+		all = append(all, step{tr.plugin.(resmap.Transformer), tr.origin, tr.id, 1})
 	}
 	m := acc.Resources
 	for _, s := range all {
 		if err := s.t.Transform(m); err != nil {
 			return fmt.Errorf("%s: %s: %w", t.kustPath(), s.name, err)
 		}
-		if s.origin != nil {
+		for i := 0; s.origin != nil && (i < s.steps || i == 0); i++ {
 			if err := m.AddTransformerAnnotation(s.origin); err != nil {
 				return err
 			}

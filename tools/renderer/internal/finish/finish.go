@@ -9,15 +9,11 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/builtins"
-	"sigs.k8s.io/kustomize/api/filters/nameref"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 )
 
 // Run applies the finishing steps to acc in place.
@@ -36,55 +32,6 @@ func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers) error {
 		return err
 	}
 	return dropLocalConfig(acc.Resources)
-}
-
-// fixNameReferences rewrites every field that refers to an object by name to
-// the object's final name.
-func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences) error {
-	if backRefs == nil {
-		return nil
-	}
-	resources := m.Resources()
-	orgIDs := make([]resid.ResId, len(resources))
-	for i, r := range resources {
-		orgIDs[i] = r.OrgId()
-	}
-	type work struct {
-		res     *resource.Resource
-		filters []nameref.Filter
-	}
-	var order []*work
-	byRes := map[*resource.Resource]*work{}
-	for _, br := range backRefs {
-		for _, spec := range br.Referrers {
-			for i, r := range resources {
-				if !orgIDs[i].IsSelected(&spec.Gvk) {
-					continue
-				}
-				w := byRes[r]
-				if w == nil {
-					w = &work{res: r}
-					byRes[r] = w
-					order = append(order, w)
-				}
-				w.filters = append(w.filters, nameref.Filter{NameFieldToUpdate: spec, ReferralTarget: br.Gvk})
-			}
-		}
-	}
-	for _, w := range order {
-		candidates, err := m.SubsetThatCouldBeReferencedByResource(w.res)
-		if err != nil {
-			return err
-		}
-		for _, f := range w.filters {
-			f.Referrer = w.res
-			f.ReferralCandidates = candidates
-			if err := w.res.ApplyFilter(f); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // dropLocalConfig removes objects annotated config.kubernetes.io/local-config

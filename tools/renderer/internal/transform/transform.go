@@ -19,6 +19,9 @@ import (
 type Transformer struct {
 	Kind  string
 	Field string
+	// Steps is how many kustomize transformers this one stands for (each
+	// adds an entry to the transformations annotation); 0 means 1.
+	Steps int
 	resmap.Transformer
 }
 
@@ -200,16 +203,15 @@ func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	return nil
 }
 
+// images runs all `images` entries as one step (see imageTags).
 func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
-	for _, img := range k.Images {
-		err := b.add("ImageTagTransformer", builtins.NewImageTagTransformerPlugin(), struct {
-			ImageTag   types.Image
-			FieldSpecs []types.FieldSpec
-		}{img, cfg.Images})
-		if err != nil {
-			return err
-		}
+	if len(k.Images) == 0 {
+		return nil
 	}
+	b.out = append(b.out, Transformer{
+		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images),
+		Transformer: newImageTags(k.Images, cfg.Images),
+	})
 	return nil
 }
 

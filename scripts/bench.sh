@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Speed and memory benchmark: `krm build all` vs `kustomize build all` on a
+# synthetic ~4000-resource tree (bench/gen), timed by bench/measure.
+#
+# Usage: scripts/bench.sh
+#
+# Environment:
+#   KRM=PATH        binary to benchmark as krm (default: build .bin/krm from ./tools/renderer)
+#   KUSTOMIZE=PATH  reference kustomize (default: .bin/kustomize, installed at v5.8.2 if missing)
+#   RUNS=5          measured runs of krm
+#   WARMUP=1        unmeasured warm-up runs of krm
+#   KUSTOMIZE_RUNS=3, KUSTOMIZE_WARMUP=0
+#                   the same for kustomize (one kustomize build of the default
+#                   tree takes ~60 s of CPU, so it gets fewer runs)
+#   APPS=40         app bases in the tree (40 -> 3978 resources)
+#   SEED=1          generator seed
+#   KEEP=1          keep the temp dir (tree, outputs) instead of deleting it
+#
+# A full run takes ~4 minutes, nearly all of it kustomize; APPS=4 RUNS=3 gives a
+# ~15 s smoke test. Until krm builds, KRM=.bin/kustomize exercises the harness.
+#
+# Exit status: 0 if both tools succeed and print byte-identical output.
+set -euo pipefail
+export GOTOOLCHAIN=local
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+KUSTOMIZE_VERSION=v5.8.2
+RUNS=${RUNS:-5}
+WARMUP=${WARMUP:-1}
+KUSTOMIZE_RUNS=${KUSTOMIZE_RUNS:-3}
+KUSTOMIZE_WARMUP=${KUSTOMIZE_WARMUP:-0}
+APPS=${APPS:-40}
+SEED=${SEED:-1}
+
+log() { echo "bench: $*" >&2; }
+
+# Absolute path of a command given as a path or a name on $PATH.
+abspath() {
+  case $1 in
+    */*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;;
+    *) command -v "$1" ;;
+  esac
+}
+
+# --- tools -----------------------------------------------------------------
+if [[ -z ${KUSTOMIZE:-} ]]; then
+  KUSTOMIZE=$ROOT/.bin/kustomize
+  if [[ ! -x $KUSTOMIZE ]] || [[ $("$KUSTOMIZE" version 2>/dev/null) != "$KUSTOMIZE_VERSION" ]]; then
+    log "installing kustomize $KUSTOMIZE_VERSION into .bin/"
+    GOBIN=$ROOT/.bin go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+  fi
+fi
+KUSTOMIZE=$(abspath "$KUSTOMIZE")
+kversion=$("$KUSTOMIZE" version 2>/dev/null || echo unknown)
+[[ $kversion == "$KUSTOMIZE_VERSION" ]] || log "WARNING: $KUSTOMIZE reports version $kversion, expected $KUSTOMIZE_VERSION"
+
+if [[ -z ${KRM:-} ]]; then
+  log "building .bin/krm"
+  if ! go build -o .bin/krm ./tools/renderer; then
+    log "FAILED: go build ./tools/renderer (set KRM=PATH to benchmark another binary, e.g. KRM=.bin/kustomize)"
+    exit 1
+  fi
+  KRM=$ROOT/.bin/krm
+fi
+KRM=$(abspath "$KRM")
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench.XXXXXX")
+if [[ ${KEEP:-} == 1 ]]; then
+  log "keeping $TMP"
+else
+  trap 'rm -rf "$TMP"' EXIT
+fi
+
+go build -o "$TMP/measure" ./bench/measure
+go build -o "$TMP/gen" ./bench/gen
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+
+# --- tree ------------------------------------------------------------------
+"$TMP/gen" -out "$TMP/tree" -apps "$APPS" -seed "$SEED"
+
+# --- runs ------------------------------------------------------------------
+# measure prints one line of key=value pairs on stdout; progress goes to stderr.
+log "kustomize build all: $KUSTOMIZE_WARMUP warm-up + $KUSTOMIZE_RUNS runs ($KUSTOMIZE)"
+if ! kline=$("$TMP/measure" -label kustomize -dir "$TMP/tree" -n "$KUSTOMIZE_RUNS" -warmup "$KUSTOMIZE_WARMUP" \
+  -stdout "$TMP/kustomize.yaml" -- "$KUSTOMIZE" build all); then
+  log "FAILED: kustomize build all did not succeed (or was not deterministic)"
+  exit 1
+fi
+log "krm build all: $WARMUP warm-up + $RUNS runs ($KRM)"
+if ! mline=$("$TMP/measure" -label krm -dir "$TMP/tree" -n "$RUNS" -warmup "$WARMUP" \
+  -stdout "$TMP/krm.yaml" -- "$KRM" build all); then
+  log "FAILED: krm build all did not succeed (or was not deterministic)"
+  exit 1
+fi
+
+# field LINE KEY: value of KEY in a measure output line.
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+k_ms=$(field "$kline" median_ms); k_min=$(field "$kline" min_ms); k_max=$(field "$kline" max_ms)
+k_cpu=$(field "$kline" cpu_ms); k_rss=$(field "$kline" peak_rss_kb); k_docs=$(field "$kline" docs)
+m_ms=$(field "$mline" median_ms); m_min=$(field "$mline" min_ms); m_max=$(field "$mline" max_ms)
+m_cpu=$(field "$mline" cpu_ms); m_rss=$(field "$mline" peak_rss_kb); m_docs=$(field "$mline" docs)
+
+identical=yes
+cmp -s "$TMP/kustomize.yaml" "$TMP/krm.yaml" || identical=no
+
+# --- report ----------------------------------------------------------------
+ncpu=$(nproc 2>/dev/null || echo '?')
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+{
+  echo
+  echo "krm vs kustomize $kversion: \`build all\` on bench/gen tree (apps=$APPS seed=$SEED, $k_docs documents)"
+  echo "$(go env GOVERSION) $(go env GOOS)/$(go env GOARCH), $ncpu CPUs${cpu_model:+ ($cpu_model)}, load avg at start $load_start"
+  echo "median of $RUNS runs after $WARMUP warm-up (kustomize: $KUSTOMIZE_RUNS after $KUSTOMIZE_WARMUP); krm=${KRM#"$ROOT"/} kustomize=${KUSTOMIZE#"$ROOT"/}"
+  echo
+  awk -v km="$k_ms" -v kmin="$k_min" -v kmax="$k_max" -v kc="$k_cpu" -v kr="$k_rss" \
+      -v mm="$m_ms" -v mmin="$m_min" -v mmax="$m_max" -v mc="$m_cpu" -v mr="$m_rss" -v kv="$kversion" 'BEGIN {
+    printf "| %-16s | %14s | %17s | %13s | %11s |\n", "tool", "median wall ms", "min-max wall ms", "median CPU ms", "peak RSS MB"
+    printf "|%s|%s|%s|%s|%s|\n", "------------------", "---------------:", "------------------:", "--------------:", "------------:"
+    printf "| %-16s | %14.1f | %17s | %13.1f | %11.1f |\n", "krm", mm, sprintf("%.1f-%.1f", mmin, mmax), mc, mr/1024
+    printf "| %-16s | %14.1f | %17s | %13.1f | %11.1f |\n", "kustomize " kv, km, sprintf("%.1f-%.1f", kmin, kmax), kc, kr/1024
+    printf "\n"
+    printf "time   kustomize/krm: %.2fx (wall), %.2fx (CPU)\n", (mm > 0 ? km/mm : 0), (mc > 0 ? kc/mc : 0)
+    printf "memory krm/kustomize: %.3fx (peak RSS)\n", (kr > 0 ? mr/kr : 0)
+  }'
+  echo "output byte-identical: $identical (kustomize $k_docs docs, krm $m_docs docs)"
+}
+
+if [[ $identical != yes ]]; then
+  {
+    echo
+    echo "WARNING: krm output differs from kustomize output -- the timings above are not comparable"
+    echo "diff -u kustomize.yaml krm.yaml | head -60:"
+    diff -u "$TMP/kustomize.yaml" "$TMP/krm.yaml" | head -60 || true
+    if [[ ${KEEP:-} == 1 ]]; then echo "(full outputs kept in $TMP)"; fi
+  } >&2
+  exit 1
+fi

@@ -1,0 +1,110 @@
+package transform
+
+import (
+	"regexp"
+
+	"sigs.k8s.io/kustomize/api/filters/imagetag"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// imageTags applies a kustomization's `images` entries in order, exactly as
+// kustomize's ImageTagTransformer does one entry after the other, but skips
+// the (expensive) filters on objects holding no value the entry could
+// match: each entry is a regular expression over image values, so an object
+// none of whose strings match it is left unchanged by kustomize too.
+type imageTags struct {
+	entries []imageEntry
+	fss     types.FsSlice
+}
+
+type imageEntry struct {
+	image types.Image
+	// match is nil when the name is not a valid pattern (kustomize then matches nothing).
+	match *regexp.Regexp
+}
+
+func newImageTags(images []types.Image, fss types.FsSlice) *imageTags {
+	t := &imageTags{fss: fss}
+	for _, img := range images {
+		// The pattern kustomize's image matcher uses for images[].name.
+		re, err := regexp.Compile("^" + img.Name + "(:[a-zA-Z0-9_.{}-]*)?(@[a-zA-Z0-9]+([.+_-][a-zA-Z0-9]+)*:[a-zA-Z0-9_.{}-]*)?$")
+		if err != nil {
+			re = nil
+		}
+		t.entries = append(t.entries, imageEntry{image: img, match: re})
+	}
+	return t
+}
+
+func (t *imageTags) Transform(m resmap.ResMap) error {
+	for _, r := range m.Resources() {
+		strs, unusual := imageCandidates(r.YNode())
+		for _, e := range t.entries {
+			if !unusual && !anyMatch(e.match, strs) {
+				continue
+			}
+			if err := r.ApplyFilter(imagetag.LegacyFilter{ImageTag: e.image}); err != nil {
+				return err
+			}
+			if err := r.ApplyFilter(imagetag.Filter{ImageTag: e.image, FsSlice: t.fss}); err != nil {
+				return err
+			}
+			strs, unusual = imageCandidates(r.YNode())
+		}
+	}
+	return nil
+}
+
+func anyMatch(re *regexp.Regexp, strs []string) bool {
+	if re == nil {
+		return false
+	}
+	for _, s := range strs {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// imageCandidates returns every string scalar in n, and whether n has a
+// shape on which kustomize's image filters could fail (an image that is not
+// a string, containers that are not a list): such objects always run the
+// real filters so that errors match too.
+func imageCandidates(n *yaml.Node) (strs []string, unusual bool) {
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil {
+			return
+		}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			strs = append(strs, n.Value)
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i].Value, n.Content[i+1]
+				switch k {
+				case "image":
+					if v.Kind != yaml.ScalarNode {
+						unusual = true
+					}
+				case "containers", "initContainers":
+					if v.Kind != yaml.SequenceNode {
+						unusual = true
+					}
+				}
+				walk(v)
+			}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		case yaml.AliasNode:
+			unusual = true
+		}
+	}
+	walk(n)
+	return strs, unusual
+}
