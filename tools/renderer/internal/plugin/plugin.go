@@ -10,6 +10,10 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/selector"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
 )
 
 // BuiltinAPIVersion marks a config object as naming a builtin plugin.
@@ -71,11 +75,30 @@ func IsBuiltin(res *resource.Resource) bool {
 }
 
 // Configure makes the plugin a config object names and configures it with
-// the object itself.
+// the object itself: a builtin plugin (apiVersion builtin), a Starlark
+// function (kind StarlarkRun, package starlarkfn) or an exec KRM function
+// (config.kubernetes.io/function annotation, package execfn). A config
+// with selectors or exclude (package selector) limits the plugin to the
+// resources they select.
 func Configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
+	c, err := configure(res, h)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := selector.FromConfig(res)
+	if err == nil {
+		c, err = selector.Wrap(c, sel)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", res.OrgId(), err)
+	}
+	return c, nil
+}
+
+func configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
 	var c resmap.Configurable
 	if !IsBuiltin(res) {
-		return nil, types.NewErrOnlyBuiltinPluginsAllowed(res.OrgId().Kind)
+		return configureFunction(res, h)
 	}
 	kind := res.GetKind()
 	if f, ok := generators[kind]; ok {
@@ -93,6 +116,32 @@ func Configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configur
 	}
 	if err := c.Config(h, y); err != nil {
 		return nil, fmt.Errorf("plugin %s fails configuration: %w", res.OrgId(), err)
+	}
+	return c, nil
+}
+
+// configureFunction configures a Starlark or exec function.
+func configureFunction(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
+	var c resmap.Configurable
+	if starlarkfn.IsConfig(res) {
+		c = starlarkfn.New()
+	} else {
+		spec, err := execfn.FunctionSpec(res)
+		if err != nil {
+			return nil, err
+		}
+		if spec == nil {
+			return nil, types.NewErrOnlyBuiltinPluginsAllowed(res.OrgId().Kind)
+		}
+		c = execfn.New()
+	}
+	// The YAML of the node itself keeps the key order the user wrote.
+	y, err := res.RNode.String()
+	if err != nil {
+		return nil, fmt.Errorf("marshalling yaml from res %s: %w", res.OrgId(), err)
+	}
+	if err := c.Config(h, []byte(y)); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -64,12 +64,17 @@ func (m *Map) Append(r *resource.Resource) error {
 	return nil
 }
 
-// idKey is an ID normalized so that map equality means ResId.Equals.
-type idKey struct{ group, version, kind, name, namespace string }
+// IDKey is an ID normalized so that map equality means ResId.Equals.
+type IDKey struct{ group, version, kind, name, namespace string }
 
-func key(id resid.ResId) idKey {
-	return idKey{id.Group, id.Version, id.Kind, id.Name, id.EffectiveNamespace()}
+type idKey = IDKey
+
+// KeyOf returns the map key of id.
+func KeyOf(id resid.ResId) IDKey {
+	return IDKey{id.Group, id.Version, id.Kind, id.Name, id.EffectiveNamespace()}
 }
+
+func key(id resid.ResId) idKey { return KeyOf(id) }
 
 // idIndex maps current IDs to the resources holding them, for the duration
 // of one bulk operation.
@@ -588,8 +593,10 @@ func (m *Map) ToRNodeSlice() []*yaml.RNode {
 
 func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) error {
 	var keep []*resource.Resource
+	changed := false
 	for _, r := range m.list {
 		if selected.Contains(CurID(r)) {
+			before := CurID(r)
 			p := patch.DeepCopy()
 			p.CopyMergeMetaDataFieldsFrom(patch)
 			p.SetGvk(r.GetGvk())
@@ -597,10 +604,18 @@ func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) e
 			if err := r.ApplySmPatch(p); err != nil {
 				return err
 			}
+			if r.IsNilOrEmpty() || !CurID(r).Equals(before) {
+				changed = true
+			}
 		}
 		if !r.IsNilOrEmpty() {
 			keep = append(keep, r)
 		}
+	}
+	if !changed {
+		// No ID changed and nothing was deleted: no collision is possible.
+		m.list = keep
+		return nil
 	}
 	m.list = nil
 	return m.appendAll(keep)

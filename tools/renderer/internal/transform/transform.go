@@ -57,7 +57,7 @@ func (b *builder) addField(kind, field string, p resmap.TransformerPlugin, confi
 func Builtins(k *types.Kustomization, cfg *fieldspec.Config, h *resmap.PluginHelpers) ([]Transformer, error) {
 	b := &builder{h: h}
 	steps := []func(*builder, *types.Kustomization, *fieldspec.Config) error{
-		patchesStrategicMerge, patches, namespace, prefix, suffix, labels,
+		patchesStrategicMerge, patches, namespaceStep, prefix, suffix, labels,
 		annotations, patchesJSON6902, replicas, images, replacements,
 	}
 	for _, step := range steps {
@@ -92,17 +92,15 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 	return nil
 }
 
-func namespace(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
+func namespaceStep(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if k.Namespace == "" {
 		return nil
 	}
-	var c struct {
-		types.ObjectMeta `json:"metadata,omitempty"`
-		FieldSpecs       []types.FieldSpec
-	}
-	c.Namespace = k.Namespace
-	c.FieldSpecs = cfg.NameSpace
-	return b.add("NamespaceTransformer", builtins.NewNamespaceTransformerPlugin(), c)
+	b.out = append(b.out, Transformer{
+		Kind: "NamespaceTransformer", Field: "namespace",
+		Transformer: &setNamespace{namespace: k.Namespace, fss: cfg.NameSpace},
+	})
+	return nil
 }
 
 func prefix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {

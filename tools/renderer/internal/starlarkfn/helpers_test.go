@@ -1,0 +1,120 @@
+package starlarkfn
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/api/hasher"
+	"sigs.k8s.io/kustomize/api/provider"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+)
+
+// kustDir is the kustomization root of the tests: testdata/kust.
+func kustDir(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.Abs("testdata/kust")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func helpers(t *testing.T, dir string, r load.Restrictor, hint load.MissingHint) *resmap.PluginHelpers {
+	t.Helper()
+	ldr, err := load.NewLoader(filesys.MakeFsOnDisk(), dir, r, hint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmf := resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
+	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(), rmf, types.DisabledPluginConfig())
+}
+
+func resMap(t *testing.T, h *resmap.PluginHelpers, y string) resmap.ResMap {
+	t.Helper()
+	m, err := h.ResmapFactory().NewResMapFromBytes([]byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func configure(t *testing.T, h *resmap.PluginHelpers, cfg string) *Plugin {
+	t.Helper()
+	p := New()
+	if err := p.Config(h, []byte(cfg)); err != nil {
+		t.Fatalf("Config: %v", err)
+	}
+	return p
+}
+
+// inline wraps a script into a StarlarkRun config.
+func inline(name, script string) string {
+	return "apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: " + name +
+		"\nsource: |\n  " + strings.ReplaceAll(strings.TrimSpace(script), "\n", "\n  ") + "\n"
+}
+
+// rnodes renders the resources of m as their own YAML (key order kept).
+func rnodes(t *testing.T, m resmap.ResMap) string {
+	t.Helper()
+	var b strings.Builder
+	for i, r := range m.Resources() {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		s, err := r.RNode.String()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func wantEqual(t *testing.T, got, want string) {
+	t.Helper()
+	if strings.TrimSpace(got) != strings.TrimSpace(want) {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func wantErr(t *testing.T, err error, subs ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error; want one containing %q", subs)
+	}
+	for _, s := range subs {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q\ndoes not contain %q", err, s)
+		}
+	}
+}
+
+const twoResources = `
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.25
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  ports:
+  - port: 80
+`
