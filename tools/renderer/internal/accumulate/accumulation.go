@@ -70,3 +70,8 @@ func (a *Accumulation) MergeVars(incoming []types.Var) error {
 	}
 	return a.Vars.MergeSlice(incoming)
 }
+
+// DeepCopy returns an accumulation sharing nothing mutable with a.
+func (a *Accumulation) DeepCopy() *Accumulation {
+	return &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy()}
+}

@@ -35,6 +35,10 @@ type Env struct {
 	Hermetic bool
 	// Label names the build target, for error messages.
 	Label string
+	// Memoize accumulates each base directory once per build and hands out
+	// copies: kustomize re-accumulates a base for every path including it.
+	Memoize bool
+	memo    map[string]*Accumulation
 }
 
 // Prebuilt looks up the rendered accumulation of a base directory.
@@ -273,18 +277,19 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 			if kind == types.ComponentKind {
 				return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, ldr.Root())
 			}
-			base := path
 			if t.origin != nil {
-				base = filepath.Join(t.origin.Path, path)
-			}
-			if err := RebaseOrigins(pre.Resources, base); err != nil {
-				return nil, err
+				if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
+					return nil, err
+				}
 			}
 			if err := acc.Merge(pre); err != nil {
 				return nil, fmt.Errorf("recursed merging from path '%s': %w", ldr.Root(), err)
 			}
 			return acc, nil
 		}
+	}
+	if !isComponent && t.env.Memoize {
+		return t.accumulateMemoized(acc, ldr, path)
 	}
 	if !isComponent && t.env.Hermetic {
 		return nil, fmt.Errorf("base '%s' (listed in %s) is not a declared dependency: add its krm_kustomization target to deps of %s",
@@ -362,3 +367,42 @@ func setOpenAPI(t *Target, isRoot bool) error {
 
 // SetRootOpenAPI installs the top kustomization's schema settings.
 func (t *Target) SetRootOpenAPI() error { return setOpenAPI(t, true) }
+
+// accumulateMemoized merges a copy of the base in ldr, accumulating it the
+// first time. Its origins are recorded relative to itself and rebased here,
+// exactly as for a prebuilt snapshot.
+func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path string) (*Accumulation, error) {
+	if t.env.memo == nil {
+		t.env.memo = map[string]*Accumulation{}
+	}
+	cached, ok := t.env.memo[ldr.Root()]
+	if !ok {
+		sub, err := NewTarget(t.env, ldr)
+		if err != nil {
+			return nil, fmt.Errorf("couldn't make target for path '%s': %w", ldr.Root(), err)
+		}
+		if err := setOpenAPI(sub, false); err != nil {
+			return nil, err
+		}
+		if sub.kust.Kind == types.ComponentKind {
+			return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, ldr.Root())
+		}
+		if t.origin != nil {
+			sub.origin = &resource.Origin{}
+		}
+		if cached, err = sub.Accumulate(); err != nil {
+			return nil, fmt.Errorf("recursed accumulation of path '%s': %w", ldr.Root(), err)
+		}
+		t.env.memo[ldr.Root()] = cached
+	}
+	pre := cached.DeepCopy()
+	if t.origin != nil {
+		if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
+			return nil, err
+		}
+	}
+	if err := acc.Merge(pre); err != nil {
+		return nil, fmt.Errorf("recursed merging from path '%s': %w", ldr.Root(), err)
+	}
+	return acc, nil
+}

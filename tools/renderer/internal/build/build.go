@@ -89,6 +89,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	}
 	env := NewEnv()
 	env.Hermetic, env.Label = opts.Hermetic, opts.Label
+	env.Memoize = !opts.Hermetic
 	if opts.Prebuilt != nil {
 		env.Prebuilt = opts.Prebuilt
 	} else if len(opts.Deps) > 0 {

@@ -124,7 +124,7 @@ func fromStarlark(v starlark.Value, path string) (*yaml.Node, error) {
 	case starlark.Float:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagFloat, Value: formatFloat(float64(x))}, nil
 	case starlark.String:
-		return yaml.NewStringRNode(string(x)).YNode(), nil
+		return stringNode(string(x)), nil
 	case *starlark.Dict:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap}
 		for _, kv := range x.Items() {
@@ -136,7 +136,7 @@ func fromStarlark(v starlark.Value, path string) (*yaml.Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			n.Content = append(n.Content, yaml.NewStringRNode(string(k)).YNode(), c)
+			n.Content = append(n.Content, stringNode(string(k)), c)
 		}
 		return n, nil
 	case starlark.Indexable: // list, tuple
@@ -153,6 +153,16 @@ func fromStarlark(v starlark.Value, path string) (*yaml.Node, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: a %s cannot be converted to YAML (use dict, list, tuple, string, int, float, bool or None)", path, v.Type())
+}
+
+// stringNode is a string scalar, quoted when YAML 1.1 (which Kubernetes
+// tools still use) would read it as another type, like "yes" or "on".
+func stringNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s}
+	if yaml.IsValueNonString(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
 }
 
 // formatFloat writes a float so that YAML reads it back as a float.

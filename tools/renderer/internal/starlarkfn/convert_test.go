@@ -79,7 +79,7 @@ spec:
     a: 2
   new:
     z: 1
-    y: 2.0
+    "y": 2.0
     x: "2"
     w: false
     v: null
