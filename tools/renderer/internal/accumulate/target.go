@@ -39,6 +39,9 @@ type Env struct {
 	// copies: kustomize re-accumulates a base for every path including it.
 	Memoize bool
 	memo    map[string]*Accumulation
+	// uses counts the lookups each base directory will get (CountBaseUses),
+	// so a cached accumulation is handed out itself on its last use.
+	uses map[string]int
 }
 
 // Prebuilt looks up the rendered accumulation of a base directory.
@@ -61,7 +64,7 @@ type Target struct {
 
 // NewTarget reads the kustomization file in ldr's root.
 func NewTarget(env *Env, ldr *load.Loader) (*Target, error) {
-	k, err := load.ReadKustomization(ldr)
+	k, err := load.ReadKustomization(ldr, os.Stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +378,13 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 	if t.env.memo == nil {
 		t.env.memo = map[string]*Accumulation{}
 	}
-	cached, ok := t.env.memo[ldr.Root()]
+	root := ldr.Root()
+	left := 1
+	if t.env.uses != nil {
+		t.env.uses[root]--
+		left = t.env.uses[root]
+	}
+	cached, ok := t.env.memo[root]
 	if !ok {
 		sub, err := NewTarget(t.env, ldr)
 		if err != nil {
@@ -393,9 +402,14 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 		if cached, err = sub.Accumulate(); err != nil {
 			return nil, fmt.Errorf("recursed accumulation of path '%s': %w", ldr.Root(), err)
 		}
-		t.env.memo[ldr.Root()] = cached
 	}
-	pre := cached.DeepCopy()
+	pre := cached
+	if left > 0 {
+		t.env.memo[root] = cached
+		pre = cached.DeepCopy()
+	} else {
+		delete(t.env.memo, root)
+	}
 	if t.origin != nil {
 		if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
 			return nil, err

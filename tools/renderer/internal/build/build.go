@@ -103,6 +103,9 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err != nil {
 		return nil, err
 	}
+	if env.Memoize {
+		env.CountBaseUses(ldr)
+	}
 	k := t.Kustomization()
 	if err := t.SetRootOpenAPI(); err != nil {
 		return nil, err

@@ -53,8 +53,8 @@ var hiddenAnnotations = func() map[string]bool {
 // function does not see.
 func IsHidden(key string) bool { return hiddenAnnotations[key] }
 
-// pair is one hidden annotation, kept in the order it was found.
-type pair struct{ key, value string }
+// pair is one hidden annotation, its key and value nodes as they were.
+type pair struct{ key, value *yaml.Node }
 
 // Hidden is what StripHidden removed from one node.
 type Hidden []pair
@@ -71,7 +71,7 @@ func StripHidden(n *yaml.RNode) (Hidden, error) {
 	kept := c[:0:0]
 	for i := 0; i+1 < len(c); i += 2 {
 		if hiddenAnnotations[c[i].Value] {
-			h = append(h, pair{c[i].Value, c[i+1].Value})
+			h = append(h, pair{c[i], c[i+1]})
 			continue
 		}
 		kept = append(kept, c[i], c[i+1])
@@ -88,12 +88,23 @@ func StripHidden(n *yaml.RNode) (Hidden, error) {
 	return h, nil
 }
 
-// Restore puts hidden annotations back on n.
+// Restore puts hidden annotations back on n, as they were written.
 func (h Hidden) Restore(n *yaml.RNode) error {
+	if len(h) == 0 {
+		return nil
+	}
+	anno, err := n.Pipe(yaml.LookupCreate(yaml.MappingNode, yaml.MetadataField, yaml.AnnotationsField))
+	if err != nil {
+		return err
+	}
+	if anno.YNode().Kind != yaml.MappingNode {
+		return fmt.Errorf("metadata.annotations is not a mapping")
+	}
 	for _, p := range h {
-		if err := n.PipeE(yaml.SetAnnotation(p.key, p.value)); err != nil {
+		if _, err := anno.Pipe(yaml.FieldClearer{Name: p.key.Value}); err != nil {
 			return err
 		}
+		anno.YNode().Content = append(anno.YNode().Content, p.key, p.value)
 	}
 	return nil
 }

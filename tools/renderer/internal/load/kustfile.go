@@ -2,7 +2,7 @@ package load
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/konfig"
@@ -17,8 +17,9 @@ type Kustomization struct {
 }
 
 // ReadKustomization finds and parses the kustomization file in the loader's root,
-// applying kustomize's legacy-field fixes and strict field checks.
-func ReadKustomization(l *Loader) (*Kustomization, error) {
+// applying kustomize's legacy-field fixes and strict field checks. Warnings
+// about deprecated fields go to warn.
+func ReadKustomization(l *Loader, warn io.Writer) (*Kustomization, error) {
 	var content []byte
 	var name string
 	matches := 0
@@ -49,7 +50,7 @@ func ReadKustomization(l *Loader) (*Kustomization, error) {
 	}
 	if msgs := k.CheckDeprecatedFields(); msgs != nil {
 		for _, m := range *msgs {
-			fmt.Fprintln(os.Stderr, m)
+			fmt.Fprintln(warn, m)
 		}
 	}
 	k.FixKustomization()

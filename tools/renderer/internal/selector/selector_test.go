@@ -109,9 +109,9 @@ func TestEveryField(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := map[string]string{
-		"selectors:\n  kind: Deployment\n":       "selectors must be a list of selectors",
-		"selectors:\n- matchLabels: {a: b}\n":    `selectors: error unmarshaling JSON: while decoding JSON: json: unknown field "matchLabels"`,
-		"exclude:\n- {}\n":                       "exclude[0] is empty",
+		"selectors:\n  kind: Deployment\n":      "selectors must be a list of selectors",
+		"selectors:\n- matchLabels: {a: b}\n":   `selectors: error unmarshaling JSON: while decoding JSON: json: unknown field "matchLabels"`,
+		"exclude:\n- {}\n":                      "exclude[0] is empty",
 		"selectors:\n- kind: A\n- labels: {}\n": "selectors[1] is empty",
 	}
 	for y, want := range cases {
@@ -211,4 +211,4 @@ func TestWrapPassThrough(t *testing.T) {
 type generatorOnly struct{}
 
 func (generatorOnly) Config(*resmap.PluginHelpers, []byte) error { return nil }
-func (generatorOnly) Generate() (resmap.ResMap, error)          { return resmap.New(), nil }
+func (generatorOnly) Generate() (resmap.ResMap, error)           { return resmap.New(), nil }

@@ -128,11 +128,11 @@ source: |
 func TestConversionErrors(t *testing.T) {
 	h := helpers(t, kustDir(t), load.RootOnly, nil)
 	cases := map[string]string{
-		`ctx.resource_list["items"][0]["spec"]["s"] = set([1])`:             "items[0].spec.s: a set cannot be converted to YAML",
-		`ctx.resource_list["items"][0]["spec"][1] = "x"`:                    "items[0].spec: dict key 1 is a int; keys must be strings",
-		`ctx.resource_list["items"].append("x")`:                            "items[2] is a string; each item must be a dict",
-		`ctx.resource_list["items"] = None`:                                 `ctx.resource_list["items"] is a NoneType after the script; it must be a list`,
-		`ctx.resource_list["items"][0]["metadata"].pop("name")`:             "item 0: missing metadata.name",
+		`ctx.resource_list["items"][0]["spec"]["s"] = set([1])`:            "items[0].spec.s: a set cannot be converted to YAML",
+		`ctx.resource_list["items"][0]["spec"][1] = "x"`:                   "items[0].spec: dict key 1 is a int; keys must be strings",
+		`ctx.resource_list["items"].append("x")`:                           "items[2] is a string; each item must be a dict",
+		`ctx.resource_list["items"] = None`:                                `ctx.resource_list["items"] is a NoneType after the script; it must be a list`,
+		`ctx.resource_list["items"][0]["metadata"].pop("name")`:            "item 0: missing metadata.name",
 		`ctx.resource_list["items"].append(ctx.resource_list["items"][0])`: "returned two resources with the id Deployment.v1.apps/web",
 	}
 	for script, want := range cases {

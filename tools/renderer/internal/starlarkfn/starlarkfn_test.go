@@ -233,7 +233,10 @@ if json.encode({"a": [1]}) != '{"a":[1]}' or math.sqrt(4) != 2:
 func TestLoadRestrictions(t *testing.T) {
 	hint := func(path string) string { return "add " + path + " to srcs" }
 	h := helpers(t, kustDir(t), load.RootOnly, hint)
-	cases := []struct{ name, script string; want []string }{
+	cases := []struct {
+		name, script string
+		want         []string
+	}{
 		{"outside-root", `load("../outside.star", "VALUE")`, []string{"cannot load ../outside.star", "security; file", "is not in or below"}},
 		{"outside-via-file", `load("scripts/escape.star", "VALUE")`, []string{"cannot load scripts/escape.star", "cannot load ../../outside.star", "is not in or below"}},
 		{"absolute", `load("/etc/passwd", "x")`, []string{"absolute paths cannot be loaded"}},
