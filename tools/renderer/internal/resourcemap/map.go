@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/filters/annotations"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -261,12 +264,32 @@ func (m *Map) AnnotateAll(k, v string) error {
 	})
 }
 
+// AsYaml prints the resources as a `---`-separated stream. Objects are
+// converted in parallel: each conversion only reads its own object.
 func (m *Map) AsYaml() ([]byte, error) {
+	outs := make([][]byte, len(m.list))
+	errs := make([]error, len(m.list))
+	workers := runtime.GOMAXPROCS(0)
+	var next int64 = -1
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(atomic.AddInt64(&next, 1))
+				if i >= len(m.list) {
+					return
+				}
+				outs[i], errs[i] = m.list[i].AsYAML()
+			}
+		}()
+	}
+	wg.Wait()
 	var b bytes.Buffer
-	for i, r := range m.list {
-		out, err := r.AsYAML()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", CurID(r), err)
+	for i, out := range outs {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", CurID(m.list[i]), errs[i])
 		}
 		if i > 0 {
 			b.WriteString("---\n")
