@@ -43,7 +43,7 @@ func value(n *yaml.Node) string {
 
 // meta holds the identifying fields of one resource.
 type meta struct {
-	apiVersion, kind, name, namespace string
+	apiVersion, kind, name, namespace    string
 	prevNames, prevNamespaces, prevKinds string
 	hasPrev                              bool
 }
