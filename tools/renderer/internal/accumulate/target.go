@@ -354,18 +354,41 @@ func (t *Target) accumulateFile(acc *Accumulation, path string) error {
 	return nil
 }
 
+// customSchemaUsed records that a build in this process changed kyaml's
+// process-wide OpenAPI schema.
+var customSchemaUsed bool
+
+// ResetOpenAPI gives the next build the schema state of a fresh process
+// (kustomize runs one build per process) when this build or the previous
+// one sets a custom schema; otherwise the parsed default schema is kept.
+func ResetOpenAPI(treeUsesOpenAPI bool) {
+	if customSchemaUsed || treeUsesOpenAPI {
+		openapi.ResetOpenAPI()
+		customSchemaUsed = false
+	}
+}
+
 // setOpenAPI installs the schema a kustomization names under `openapi`
-// (or the default one) before its patches run.
+// (kyaml keeps the first one set for the whole build, the root's first).
 func setOpenAPI(t *Target, isRoot bool) error {
-	var data []byte
 	settings := t.kust.OpenAPI
+	if len(settings) == 0 && !isRoot {
+		return nil
+	}
+	var data []byte
 	if p, ok := settings["path"]; ok {
 		var err error
 		if data, err = t.ldr.Load(p); err != nil {
-			return err
+			return fmt.Errorf("%s: openapi: %w", t.kustPath(), err)
 		}
 	}
-	return openapi.SetSchema(settings, data, isRoot)
+	if len(settings) > 0 {
+		customSchemaUsed = true
+	}
+	if err := openapi.SetSchema(settings, data, isRoot); err != nil {
+		return fmt.Errorf("%s: openapi %v: %w", t.kustPath(), settings, err)
+	}
+	return nil
 }
 
 // SetRootOpenAPI installs the top kustomization's schema settings.

@@ -6,12 +6,16 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
+// ScanTree reads the kustomization tree under ldr once before a build: it
+// counts base uses (for memoization) and reports whether any kustomization
+// sets `openapi`.
+//
 // CountBaseUses predicts how many times each base directory will be looked
 // up when the kustomization in ldr is accumulated with memoization: once per
 // directory entry of every kustomization accumulated (each once) and of
 // every component application. A wrong guess costs only memory or a
 // recomputation, never correctness.
-func (e *Env) CountBaseUses(ldr *load.Loader) {
+func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 	e.uses = map[string]int{}
 	seen := map[string]bool{}
 	var visit func(l *load.Loader, depth int)
@@ -22,6 +26,9 @@ func (e *Env) CountBaseUses(ldr *load.Loader) {
 		k, err := load.ReadKustomization(l, io.Discard)
 		if err != nil {
 			return
+		}
+		if len(k.OpenAPI) > 0 {
+			usesOpenAPI = true
 		}
 		var dirs []string
 		for _, lists := range [][]string{k.Resources, k.Generators, k.Transformers, k.Validators} {
@@ -51,4 +58,5 @@ func (e *Env) CountBaseUses(ldr *load.Loader) {
 		}
 	}
 	visit(ldr, 0)
+	return usesOpenAPI
 }

@@ -50,6 +50,10 @@ type Result struct {
 	Manifests []byte
 }
 
+// nesting counts Render calls in progress. kyaml's OpenAPI schema is
+// process-wide state, so builds must not run concurrently.
+var nesting int
+
 // NewEnv returns the shared state of one build.
 func NewEnv() *accumulate.Env {
 	return &accumulate.Env{
@@ -103,9 +107,14 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err != nil {
 		return nil, err
 	}
-	if env.Memoize {
-		env.CountBaseUses(ldr)
+	usesOpenAPI := env.ScanTree(ldr)
+	if nesting == 0 {
+		// Only an outermost build starts from a fresh schema; a build nested
+		// in another (a Prebuilt rendering a base) shares the caller's.
+		accumulate.ResetOpenAPI(usesOpenAPI)
 	}
+	nesting++
+	defer func() { nesting-- }()
 	k := t.Kustomization()
 	if err := t.SetRootOpenAPI(); err != nil {
 		return nil, err
