@@ -165,29 +165,12 @@ func environment(envs []string) []string {
 
 // Transform runs the function on the resources of m.
 func (p *Plugin) Transform(m resmap.ResMap) error {
-	in, err := krmfn.NewInput(m)
-	if err != nil {
-		return err
-	}
-	outs, err := p.Run(in.Items)
-	if err != nil {
-		return err
-	}
-	return in.Apply(m, p.h.ResmapFactory().RF(), outs, p.name)
+	return krmfn.Transform(m, p.h.ResmapFactory(), p.name, p.Run)
 }
 
-// Generate runs the function on an empty items list; the items it returns
-// are the generated resources.
+// Generate runs the function on an empty items list; what it returns is generated.
 func (p *Plugin) Generate() (resmap.ResMap, error) {
-	outs, err := p.Run(nil)
-	if err != nil {
-		return nil, err
-	}
-	nodes := make([]*yaml.RNode, len(outs))
-	for i, o := range outs {
-		nodes[i] = o.Node
-	}
-	return krmfn.Generated(p.h.ResmapFactory(), nodes, p.name)
+	return krmfn.Generate(p.h.ResmapFactory(), p.name, p.Run)
 }
 
 var idAnnotations = []string{string(kioutil.IdAnnotation), kioutil.LegacyIdAnnotation}

@@ -118,7 +118,7 @@ func (x *nameIndex) referrer(r *resource.Resource) (*referrerCtx, error) {
 	if id.IsClusterScoped() {
 		return ctx, nil
 	}
-	ns, err := roleBindingNamespaces(r, id)
+	ns, err := resourcemap.RoleBindingNamespaces(r, id)
 	if err != nil {
 		return nil, err
 	}
@@ -340,34 +340,4 @@ func allNamesAndNamespacesEqual(rs []*resource.Resource) bool {
 		}
 	}
 	return true
-}
-
-// roleBindingNamespaces returns the namespaces of the ServiceAccounts a
-// RoleBinding names: objects there may be referred to across namespaces.
-func roleBindingNamespaces(r *resource.Resource, id resid.ResId) (map[string]bool, error) {
-	out := map[string]bool{}
-	if id.Kind != "RoleBinding" {
-		return out, nil
-	}
-	subjects, err := r.GetSlice("subjects")
-	if err != nil || subjects == nil {
-		return out, nil
-	}
-	for _, s := range subjects {
-		subject, ok := s.(map[string]interface{})
-		if !ok {
-			continue
-		}
-		ns, ok1 := subject["namespace"]
-		kind, ok2 := subject["kind"]
-		if !ok1 || !ok2 || kind != "ServiceAccount" {
-			continue
-		}
-		n, ok := ns.(string)
-		if !ok {
-			return nil, fmt.Errorf("Invalid Input: namespace is blank for resource %q\n", id)
-		}
-		out[n] = true
-	}
-	return out, nil
 }

@@ -245,3 +245,32 @@ func FunctionConfig(config []byte) (*yaml.RNode, error) {
 func Name(n *yaml.RNode) string {
 	return n.GetKind() + " " + strconv.Quote(n.GetName())
 }
+
+// RunFunc runs a function on items and returns what it produced.
+type RunFunc func(items []*yaml.RNode) ([]Output, error)
+
+// Transform runs run on the resources of m and merges its output back.
+func Transform(m resmap.ResMap, rmf *resmap.Factory, name string, run RunFunc) error {
+	in, err := NewInput(m)
+	if err != nil {
+		return err
+	}
+	outs, err := run(in.Items)
+	if err != nil {
+		return err
+	}
+	return in.Apply(m, rmf.RF(), outs, name)
+}
+
+// Generate runs run on an empty items list; what it returns is generated.
+func Generate(rmf *resmap.Factory, name string, run RunFunc) (resmap.ResMap, error) {
+	outs, err := run(nil)
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]*yaml.RNode, len(outs))
+	for i, o := range outs {
+		nodes[i] = o.Node
+	}
+	return Generated(rmf, nodes, name)
+}

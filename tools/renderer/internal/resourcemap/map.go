@@ -444,7 +444,7 @@ func (m *Map) SubsetThatCouldBeReferencedByResource(referrer *resource.Resource)
 	if rid.IsClusterScoped() {
 		return m, nil
 	}
-	rbNamespaces, err := roleBindingNamespaces(referrer, rid)
+	rbNamespaces, err := RoleBindingNamespaces(referrer, rid)
 	if err != nil {
 		return nil, err
 	}
@@ -458,9 +458,9 @@ func (m *Map) SubsetThatCouldBeReferencedByResource(referrer *resource.Resource)
 	return out, nil
 }
 
-// roleBindingNamespaces returns the namespaces of the ServiceAccounts a
+// RoleBindingNamespaces returns the namespaces of the ServiceAccounts a
 // RoleBinding names: objects there may be referred to across namespaces.
-func roleBindingNamespaces(r *resource.Resource, id resid.ResId) (map[string]bool, error) {
+func RoleBindingNamespaces(r *resource.Resource, id resid.ResId) (map[string]bool, error) {
 	out := map[string]bool{}
 	if id.Kind != "RoleBinding" {
 		return out, nil

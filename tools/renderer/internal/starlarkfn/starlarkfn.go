@@ -178,29 +178,12 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 
 // Transform runs the script on the resources of m.
 func (p *Plugin) Transform(m resmap.ResMap) error {
-	in, err := krmfn.NewInput(m)
-	if err != nil {
-		return err
-	}
-	outs, err := p.Run(in.Items)
-	if err != nil {
-		return err
-	}
-	return in.Apply(m, p.h.ResmapFactory().RF(), outs, p.name)
+	return krmfn.Transform(m, p.h.ResmapFactory(), p.name, p.Run)
 }
 
-// Generate runs the script on an empty items list; what it appends are the
-// generated resources.
+// Generate runs the script on an empty items list; what it returns is generated.
 func (p *Plugin) Generate() (resmap.ResMap, error) {
-	outs, err := p.Run(nil)
-	if err != nil {
-		return nil, err
-	}
-	nodes := make([]*yaml.RNode, len(outs))
-	for i, o := range outs {
-		nodes[i] = o.Node
-	}
-	return krmfn.Generated(p.h.ResmapFactory(), nodes, p.name)
+	return krmfn.Generate(p.h.ResmapFactory(), p.name, p.Run)
 }
 
 // Run runs the script on items (which it does not change) and returns the
