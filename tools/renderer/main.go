@@ -100,6 +100,8 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		if err == pflag.ErrHelp {
 			return 0
 		}
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		o.fs.Usage()
 		return 2
 	}
 	dir := "."
@@ -170,6 +172,8 @@ func runRender(args []string, stderr io.Writer) int {
 		if err == pflag.ErrHelp {
 			return 0
 		}
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		o.fs.Usage()
 		return 2
 	}
 	if o.fs.NArg() != 1 || o.snapshot == "" {

@@ -32,6 +32,9 @@ func (s NameBackReferences) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
 func (s NameBackReferences) Less(i, j int) bool { return s[i].Gvk.IsLessThan(s[j].Gvk) }
 
 func (s NameBackReferences) deepCopy() NameBackReferences {
+	if s == nil {
+		return nil
+	}
 	out := make(NameBackReferences, len(s))
 	copy(out, s)
 	for i := range out {
@@ -170,13 +173,14 @@ func (c *Config) Merge(o *Config) (*Config, error) {
 		{&m.Replicas, c.Replicas, o.Replicas, "replicas"},
 	}
 	for _, p := range pairs {
-		merged, err := p.a.MergeAll(p.b)
+		// Copy first: MergeAll appends into (and sort reorders) its receiver's array.
+		merged, err := copyFs(p.a).MergeAll(p.b)
 		if err != nil {
 			return nil, fmt.Errorf("failed to merge %s field specs: %w", p.name, err)
 		}
 		*p.dst = merged
 	}
-	nr := c.NameReference
+	nr := c.NameReference.deepCopy()
 	for _, r := range o.NameReference {
 		var err error
 		if nr, err = nr.mergeOne(r); err != nil {
@@ -186,6 +190,13 @@ func (c *Config) Merge(o *Config) (*Config, error) {
 	m.NameReference = nr
 	m.sort()
 	return m, nil
+}
+
+func copyFs(s types.FsSlice) types.FsSlice {
+	if s == nil {
+		return nil
+	}
+	return s.DeepCopy()
 }
 
 func (c *Config) sort() {

@@ -145,6 +145,7 @@ func (l *Loader) Resolve(path string) (string, error) {
 	if IsRemote(path) {
 		return "", remoteError(path)
 	}
+	written := path
 	if !filepath.IsAbs(path) {
 		path = l.root.Join(path)
 	}
@@ -153,7 +154,7 @@ func (l *Loader) Resolve(path string) (string, error) {
 	}
 	clean := filepath.Clean(path)
 	if !l.fs.Exists(clean) {
-		return "", l.withHint(path, fmt.Errorf("'%s' doesn't exist", clean))
+		return "", l.withHint(written, fmt.Errorf("'%s' doesn't exist", clean))
 	}
 	if l.fs.IsDir(clean) {
 		return "", fmt.Errorf("'%s' must resolve to a file", path)

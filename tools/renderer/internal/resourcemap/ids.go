@@ -34,8 +34,9 @@ func field(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// value is a scalar's text; kustomize reads a null (null, ~, empty) as "".
 func value(n *yaml.Node) string {
-	if n == nil {
+	if n == nil || n.ShortTag() == yaml.NodeTagNull {
 		return ""
 	}
 	return n.Value

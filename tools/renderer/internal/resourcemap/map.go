@@ -129,7 +129,7 @@ func (m *Map) AbsorbAll(other resmap.ResMap) error {
 			k := key(id)
 			if !seen[k] {
 				seen[k] = true
-				anyIdx[k] = append(anyIdx[k], i)
+				anyIdx[k] = insertSorted(anyIdx[k], i)
 			}
 		}
 	}
@@ -674,4 +674,16 @@ func (m *Map) ApplyFilter(f kio.Filter) error {
 	}
 	m.list = out
 	return nil
+}
+
+// insertSorted inserts i into the ascending list l, keeping list order.
+func insertSorted(l []int, i int) []int {
+	at := len(l)
+	for at > 0 && l[at-1] > i {
+		at--
+	}
+	l = append(l, 0)
+	copy(l[at+1:], l[at:])
+	l[at] = i
+	return l
 }

@@ -1,12 +1,16 @@
 package transform
 
 import (
+	"reflect"
 	"regexp"
+	"sync"
 
 	"sigs.k8s.io/kustomize/api/filters/imagetag"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 )
 
 // imageTags applies a kustomization's `images` entries in order, exactly as
@@ -17,6 +21,9 @@ import (
 type imageTags struct {
 	entries []imageEntry
 	fss     types.FsSlice
+	// prefilter is off for custom image field specs, whose shapes the
+	// structural check below does not know.
+	prefilter bool
 }
 
 type imageEntry struct {
@@ -26,7 +33,7 @@ type imageEntry struct {
 }
 
 func newImageTags(images []types.Image, fss types.FsSlice) *imageTags {
-	t := &imageTags{fss: fss}
+	t := &imageTags{fss: fss, prefilter: reflect.DeepEqual(fss, defaultImageSpecs())}
 	for _, img := range images {
 		// The pattern kustomize's image matcher uses for images[].name.
 		re, err := regexp.Compile("^" + img.Name + "(:[a-zA-Z0-9_.{}-]*)?(@[a-zA-Z0-9]+([.+_-][a-zA-Z0-9]+)*:[a-zA-Z0-9_.{}-]*)?$")
@@ -42,7 +49,7 @@ func (t *imageTags) Transform(m resmap.ResMap) error {
 	for _, r := range m.Resources() {
 		strs, unusual := imageCandidates(r.YNode())
 		for _, e := range t.entries {
-			if !unusual && !anyMatch(e.match, strs) {
+			if t.prefilter && !unusual && !anyMatch(e.match, strs) {
 				continue
 			}
 			if err := r.ApplyFilter(imagetag.LegacyFilter{ImageTag: e.image}); err != nil {
@@ -69,10 +76,21 @@ func anyMatch(re *regexp.Regexp, strs []string) bool {
 	return false
 }
 
+// defaultImageSpecs is kustomize's default `images` field specs, sorted as
+// an accumulated configuration holds them.
+var defaultImageSpecs = sync.OnceValue(func() types.FsSlice {
+	c, err := (&fieldspec.Config{}).Merge(fieldspec.Defaults())
+	if err != nil {
+		panic(err)
+	}
+	return c.Images
+})
+
 // imageCandidates returns every string scalar in n, and whether n has a
 // shape on which kustomize's image filters could fail (an image that is not
-// a string, containers that are not a list): such objects always run the
-// real filters so that errors match too.
+// a string, containers or volumes that are not lists of maps, a template or
+// spec that is not a map): such objects always run the real filters so that
+// errors match too.
 func imageCandidates(n *yaml.Node) (strs []string, unusual bool) {
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
@@ -90,8 +108,12 @@ func imageCandidates(n *yaml.Node) (strs []string, unusual bool) {
 					if v.Kind != yaml.ScalarNode {
 						unusual = true
 					}
-				case "containers", "initContainers":
-					if v.Kind != yaml.SequenceNode {
+				case "containers", "initContainers", "volumes":
+					if !isListOfMaps(v) {
+						unusual = true
+					}
+				case "spec", "template", "jobTemplate":
+					if v.Kind != yaml.MappingNode {
 						unusual = true
 					}
 				}
@@ -107,4 +129,16 @@ func imageCandidates(n *yaml.Node) (strs []string, unusual bool) {
 	}
 	walk(n)
 	return strs, unusual
+}
+
+func isListOfMaps(n *yaml.Node) bool {
+	if n.Kind != yaml.SequenceNode {
+		return false
+	}
+	for _, c := range n.Content {
+		if c.Kind != yaml.MappingNode {
+			return false
+		}
+	}
+	return true
 }

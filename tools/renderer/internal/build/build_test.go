@@ -1,0 +1,373 @@
+package build
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
+)
+
+func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
+	t.Helper()
+	fs := filesys.MakeFsInMemory()
+	for p, c := range files {
+		if err := fs.WriteFile(p, []byte(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fs
+}
+
+// layered is three levels: prod -> app -> base, plus a component and a
+// second base, with generators, name references, vars and prefixes
+// crossing the levels.
+var layered = map[string]string{
+	"/r/prod/kustomization.yaml": `namespace: prod
+namePrefix: prod-
+resources:
+- ../app
+- ../extra
+components:
+- ../comp
+images:
+- name: nginx
+  newTag: "1.27"
+configMapGenerator:
+- name: settings
+  behavior: merge
+  literals:
+  - env=prod
+`,
+	"/r/app/kustomization.yaml": `namePrefix: app-
+commonLabels:
+  app: web
+resources:
+- ../base
+- svc.yaml
+vars:
+- name: SVC
+  objref:
+    apiVersion: v1
+    kind: Service
+    name: web
+`,
+	"/r/app/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n",
+	"/r/base/kustomization.yaml": `resources:
+- deploy.yaml
+configMapGenerator:
+- name: settings
+  literals:
+  - env=dev
+  - mode=fast
+`,
+	"/r/base/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        args: ["--upstream=$(SVC)"]
+        envFrom:
+        - configMapRef:
+            name: settings
+`,
+	"/r/extra/kustomization.yaml": "resources:\n- cm.yaml\n",
+	"/r/extra/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n",
+	"/r/comp/kustomization.yaml":  "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonAnnotations:\n  comp: \"on\"\n",
+}
+
+func TestBuild(t *testing.T) {
+	fs := memFS(t, layered)
+	out, err := Build(fs, "/r/prod", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{
+		"name: prod-app-web\n  namespace: prod",
+		"image: nginx:1.27",
+		"--upstream=prod-app-web",
+		"comp: \"on\"",
+		"app: web",
+		"env: prod",
+		"mode: fast",
+		"name: prod-extra",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// The generated ConfigMap got its hash and the Deployment refers to it.
+	if !strings.Contains(s, "configMapRef:\n            name: prod-app-settings-") {
+		t.Errorf("envFrom does not refer to the hashed ConfigMap:\n%s", s)
+	}
+	// Legacy order: ConfigMaps, Service, Deployment.
+	if i, j, k := strings.Index(s, "kind: ConfigMap"), strings.Index(s, "kind: Service"), strings.Index(s, "kind: Deployment"); !(i < j && j < k) {
+		t.Errorf("not in legacy order:\n%s", s)
+	}
+	if strings.Contains(s, "internal.config.kubernetes.io") || strings.Contains(s, "config.kubernetes.io/origin") {
+		t.Errorf("bookkeeping left in the output:\n%s", s)
+	}
+	// Deterministic.
+	again, err := Build(fs, "/r/prod", Options{})
+	if err != nil || string(again) != s {
+		t.Errorf("second build differs: %v", err)
+	}
+}
+
+// renderLevels renders base, app and prod one at a time, each from the
+// snapshots of the levels below, and returns prod's manifests.
+func renderLevels(t *testing.T, fs filesys.FileSystem) []byte {
+	t.Helper()
+	levels := []struct {
+		dir, label string
+		deps       map[string]string
+	}{
+		{"/r/base", "//base:base", nil},
+		{"/r/extra", "//extra:extra", nil},
+		{"/r/app", "//app:app", map[string]string{"/r/base": "/snap/base.yaml"}},
+		{"/r/prod", "//prod:prod", map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"}},
+	}
+	var last []byte
+	for _, l := range levels {
+		res, err := Render(fs, l.dir, Options{Deps: l.deps, Hermetic: true, Label: l.label}, true)
+		if err != nil {
+			t.Fatalf("rendering %s: %v", l.dir, err)
+		}
+		if len(res.Snapshot) == 0 || len(res.Manifests) == 0 {
+			t.Fatalf("rendering %s: empty snapshot or manifests", l.dir)
+		}
+		name := l.dir[strings.LastIndex(l.dir, "/")+1:]
+		if err := fs.WriteFile("/snap/"+name+".yaml", res.Snapshot); err != nil {
+			t.Fatal(err)
+		}
+		// Each level's own manifests equal a one-shot build of it.
+		want, err := Build(fs, l.dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(res.Manifests) != string(want) {
+			t.Errorf("%s: Render manifests differ from Build:\n%s\nwant:\n%s", l.dir, res.Manifests, want)
+		}
+		last = res.Manifests
+	}
+	return last
+}
+
+func TestRenderWithSnapshotsEqualsBuild(t *testing.T) {
+	for _, meta := range []string{"", "buildMetadata: [originAnnotations, transformerAnnotations]\n"} {
+		files := map[string]string{}
+		for k, v := range layered {
+			files[k] = v
+		}
+		files["/r/prod/kustomization.yaml"] += meta
+		fs := memFS(t, files)
+		want, err := Build(fs, "/r/prod", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := renderLevels(t, fs)
+		if string(got) != string(want) {
+			t.Errorf("buildMetadata %q: level by level:\n%s\none shot:\n%s", meta, got, want)
+		}
+		if meta != "" && !strings.Contains(string(got), "path: ../base/deploy.yaml") {
+			t.Errorf("origins not rebased to the top:\n%s", got)
+		}
+	}
+}
+
+// The snapshots, not the sources, are read for declared bases.
+func TestRenderReadsSnapshotsNotSources(t *testing.T) {
+	fs := memFS(t, layered)
+	want, err := Build(fs, "/r/prod", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderLevels(t, fs)
+	for _, p := range []string{"/r/base/kustomization.yaml", "/r/app/kustomization.yaml", "/r/extra/kustomization.yaml"} {
+		if err := fs.WriteFile(p, []byte("this is: [not a kustomization\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Render(fs, "/r/prod", Options{
+		Deps:     map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"},
+		Hermetic: true, Label: "//prod:prod",
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Manifests) != string(want) {
+		t.Errorf("from snapshots:\n%s\nwant:\n%s", res.Manifests, want)
+	}
+	if res.Snapshot != nil {
+		t.Errorf("snapshot produced without being asked")
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	fs := memFS(t, layered)
+	renderLevels(t, fs)
+	if err := fs.WriteFile("/snap/bad.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := Render(fs, "/r/comp", Options{Label: "//comp:comp"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.WriteFile("/snap/comp.yaml", comp.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		dir  string
+		opts Options
+		want []string
+	}{
+		{
+			name: "hermetic base without a dep",
+			dir:  "/r/prod",
+			opts: Options{Hermetic: true, Label: "//prod:prod", Deps: map[string]string{"/r/extra": "/snap/extra.yaml"}},
+			want: []string{"base '../app'", "is not a declared dependency", "add its krm_kustomization target to deps of //prod:prod"},
+		},
+		{
+			name: "hermetic missing file names the label",
+			dir:  "/r/app",
+			opts: Options{Hermetic: true, Label: "//app:app", Deps: map[string]string{"/r/base": "/snap/base.yaml"}},
+			want: []string{"missing.yaml", "add it to srcs of //app:app"},
+		},
+		{
+			name: "not a snapshot",
+			dir:  "/r/app",
+			opts: Options{Deps: map[string]string{"/r/base": "/snap/bad.yaml"}},
+			want: []string{"snapshot /snap/bad.yaml (of /r/base)", "not a snapshot of this krm version"},
+		},
+		{
+			name: "missing snapshot file",
+			dir:  "/r/app",
+			opts: Options{Deps: map[string]string{"/r/base": "/snap/none.yaml"}},
+			want: []string{"reading snapshot of /r/base"},
+		},
+		{
+			name: "bad load restrictor",
+			dir:  "/r/app",
+			opts: Options{LoadRestrictor: "sometimes"},
+			want: []string{"unknown load restrictor \"sometimes\""},
+		},
+		{
+			name: "missing directory",
+			dir:  "/r/nope",
+			opts: Options{},
+			want: []string{"must build at directory", "/r/nope"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "hermetic missing file names the label" {
+				fs.WriteFile("/r/app/kustomization.yaml", []byte(layered["/r/app/kustomization.yaml"]+"patches:\n- path: missing.yaml\n")) //nolint:errcheck
+				defer fs.WriteFile("/r/app/kustomization.yaml", []byte(layered["/r/app/kustomization.yaml"]))                              //nolint:errcheck
+			}
+			_, err := Render(fs, tc.dir, tc.opts, true)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\ndoes not contain %q", err, w)
+				}
+			}
+		})
+	}
+	// A Component snapshot may not stand for a base.
+	if !strings.Contains(string(comp.Snapshot), "kustomizationKind: Component") {
+		t.Errorf("component snapshot:\n%s", comp.Snapshot)
+	}
+	_, err = Render(fs, "/r/app", Options{Deps: map[string]string{"/r/base": "/snap/comp.yaml"}}, false)
+	if err == nil || !strings.Contains(err.Error(), "expected kind != 'Component'") {
+		t.Errorf("component snapshot as a base: error = %v", err)
+	}
+}
+
+type fakePrebuilt struct {
+	acc    *accumulate.Accumulation
+	looked []string
+}
+
+func (f *fakePrebuilt) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
+	f.looked = append(f.looked, dir)
+	if dir != "/r/base" {
+		return nil, "", false, nil
+	}
+	return f.acc.DeepCopy(), "Kustomization", true, nil
+}
+
+func TestPrebuiltOption(t *testing.T) {
+	fs := memFS(t, layered)
+	base, err := Render(fs, "/r/base", Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Decode(base.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := &fakePrebuilt{acc: s.Accumulation}
+	got, err := Build(fs, "/r/prod", Options{Prebuilt: pre, Deps: map[string]string{"/r/app": "/ignored"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Build(fs, "/r/prod", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("with Prebuilt:\n%s\nwant:\n%s", got, want)
+	}
+	found := false
+	for _, d := range pre.looked {
+		found = found || d == "/r/base"
+	}
+	if !found {
+		t.Errorf("Prebuilt never asked for /r/base: %v", pre.looked)
+	}
+}
+
+func TestLoadRestrictorOption(t *testing.T) {
+	fs := memFS(t, map[string]string{
+		"/r/app/kustomization.yaml": "resources:\n- ../shared/cm.yaml\n",
+		"/r/shared/cm.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\n",
+	})
+	for _, r := range []string{"", LoadRestrictionsRootOnly} {
+		if _, err := Build(fs, "/r/app", Options{LoadRestrictor: r}); err == nil || !strings.Contains(err.Error(), "is not in or below") {
+			t.Errorf("restrictor %q: error = %v", r, err)
+		}
+	}
+	out, err := Build(fs, "/r/app", Options{LoadRestrictor: LoadRestrictionsNone})
+	if err != nil || !strings.Contains(string(out), "name: shared") {
+		t.Errorf("LoadRestrictionsNone: %v\n%s", err, out)
+	}
+}
+
+// Regression: a referrer whose metadata.namespace is null (`namespace: null`) is
+// treated by krm as living in namespace "null" (resourcemap.readMeta takes
+// the scalar text), so its references to objects in the default namespace
+// are not updated. kustomize v5.8.2 prints `name: p-cfg` here; krm keeps
+// `name: cfg`.
+func TestNullNamespaceReferrer(t *testing.T) {
+	fs := memFS(t, map[string]string{
+		"/r/app/kustomization.yaml": "namePrefix: p-\nresources:\n- r.yaml\n",
+		"/r/app/r.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: null\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: nginx\n        envFrom:\n        - configMapRef:\n            name: cfg\n",
+	})
+	out, err := Build(fs, "/r/app", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "configMapRef:\n            name: p-cfg") {
+		t.Errorf("reference not updated:\n%s", out)
+	}
+}

@@ -1,0 +1,327 @@
+package snapshot_test
+
+import (
+	"bytes"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
+)
+
+// tree is a kustomization whose accumulation carries every kind of state a
+// snapshot must keep: previous names, prefixes, generator behavior and
+// pending hash suffixes, origins, vars and the resources they read, and a
+// non-default configuration.
+var tree = map[string]string{
+	"/app/kustomization.yaml": `namePrefix: p-
+namespace: ns
+resources:
+- deploy.yaml
+- ../base
+configurations:
+- config.yaml
+configMapGenerator:
+- name: settings
+  literals:
+  - mode=fast
+vars:
+- name: SVC
+  objref:
+    apiVersion: v1
+    kind: Service
+    name: web
+  fieldref:
+    fieldpath: metadata.name
+buildMetadata: [originAnnotations]
+sortOptions:
+  order: fifo
+`,
+	"/app/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: nginx
+        args: ["--svc=$(SVC)"]
+        envFrom:
+        - configMapRef:
+            name: settings
+`,
+	"/app/config.yaml": `nameReference:
+- kind: Service
+  version: v1
+  fieldSpecs:
+  - path: spec/serviceRef
+    kind: Widget
+`,
+	"/base/kustomization.yaml": "resources:\n- svc.yaml\nnameSuffix: -s\n",
+	"/base/svc.yaml":           "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n",
+}
+
+func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
+	t.Helper()
+	fs := filesys.MakeFsInMemory()
+	for p, c := range files {
+		if err := fs.WriteFile(p, []byte(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fs
+}
+
+func accumulated(t *testing.T, files map[string]string, dir string) (*accumulate.Accumulation, *load.Kustomization) {
+	t.Helper()
+	ldr, err := load.NewLoader(memFS(t, files), dir, load.RootOnly, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := accumulate.NewTarget(build.NewEnv(), ldr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.EnableOrigins()
+	acc, err := tg.Accumulate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acc, tg.Kustomization()
+}
+
+func rawYAML(t *testing.T, m resmap.ResMap) string {
+	t.Helper()
+	b, err := emit.YAML(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func refVars(m resmap.ResMap) [][]string {
+	var out [][]string
+	for _, r := range m.Resources() {
+		out = append(out, r.GetRefVarNames())
+	}
+	return out
+}
+
+func marshal(t *testing.T, v interface{}) string {
+	t.Helper()
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func header(k *load.Kustomization) snapshot.Header {
+	return snapshot.Header{
+		KustomizationKind: k.Kind,
+		Label:             "//app:app",
+		SortOptions:       k.SortOptions,
+		BuildMetadata:     k.BuildMetadata,
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	acc, k := accumulated(t, tree, "/app")
+	data, err := snapshot.Encode(acc, header(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		t.Fatalf("Decode: %v\n%s", err, data)
+	}
+	got := s.Accumulation
+
+	// Resources, with all their bookkeeping.
+	if a, b := rawYAML(t, got.Resources), rawYAML(t, acc.Resources); a != b {
+		t.Errorf("resources differ after the round trip:\n%s\nwant:\n%s", a, b)
+	}
+	for _, want := range []string{
+		"internal.config.kubernetes.io/previousNames",
+		"internal.config.kubernetes.io/prefixes: p-",
+		"internal.config.kubernetes.io/suffixes: -s",
+		"internal.config.kubernetes.io/needsHashSuffix",
+		"internal.config.kubernetes.io/generatorBehavior",
+		"config.kubernetes.io/origin",
+		"path: ../base/svc.yaml",
+	} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("snapshot lacks %q", want)
+		}
+	}
+	// Vars and the resources they read.
+	if !reflect.DeepEqual(refVars(got.Resources), refVars(acc.Resources)) {
+		t.Errorf("refVars = %v, want %v", refVars(got.Resources), refVars(acc.Resources))
+	}
+	nonEmpty := 0
+	for _, rv := range refVars(acc.Resources) {
+		nonEmpty += len(rv)
+	}
+	if nonEmpty != 1 {
+		t.Errorf("the accumulation should mark one resource for SVC: %v", refVars(acc.Resources))
+	}
+	if !reflect.DeepEqual(got.Vars.AsSlice(), acc.Vars.AsSlice()) || len(got.Vars.AsSlice()) != 1 {
+		t.Errorf("vars = %v, want %v", got.Vars.AsSlice(), acc.Vars.AsSlice())
+	}
+	// The non-default configuration is kept, and says so in the header.
+	if marshal(t, got.Config) != marshal(t, acc.Config) {
+		t.Errorf("config differs after the round trip")
+	}
+	if s.Config == nil || !strings.Contains(string(data), "spec/serviceRef") {
+		t.Errorf("non-default config not recorded in the header")
+	}
+	// Header fields.
+	if s.APIVersion != snapshot.APIVersion || s.Kind != snapshot.Kind || s.KustomizationKind != types.KustomizationKind ||
+		s.Label != "//app:app" || s.SortOptions == nil || s.SortOptions.Order != types.FIFOSortOrder ||
+		!reflect.DeepEqual(s.BuildMetadata, []string{types.OriginAnnotations}) || s.Resources != acc.Resources.Size() {
+		t.Errorf("header = %+v", s.Header)
+	}
+	// Encoding the decoded snapshot gives the same bytes.
+	again, err := snapshot.Encode(got, s.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, data) {
+		t.Errorf("re-encoding differs:\n%s\nfirst:\n%s", again, data)
+	}
+	// Finishing the decoded accumulation gives the same manifests.
+	if a, b := finished(t, got), finished(t, acc.DeepCopy()); a != b {
+		t.Errorf("finished output differs:\n%s\nwant:\n%s", a, b)
+	}
+}
+
+func finished(t *testing.T, acc *accumulate.Accumulation) string {
+	t.Helper()
+	env := build.NewEnv()
+	ldr, err := load.NewLoader(memFS(t, tree), "/app", load.RootOnly, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)); err != nil {
+		t.Fatal(err)
+	}
+	if err := emit.Prepare(acc.Resources, emit.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return rawYAML(t, acc.Resources)
+}
+
+func TestDefaultConfigOmitted(t *testing.T) {
+	acc, k := accumulated(t, map[string]string{
+		"/c/kustomization.yaml": "resources:\n- cm.yaml\n",
+		"/c/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n",
+	}, "/c")
+	data, err := snapshot.Encode(acc, header(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "\nconfig:") || strings.Contains(string(data), "refVars") || strings.Contains(string(data), "\nvars:") {
+		t.Errorf("default config / empty vars recorded:\n%s", data)
+	}
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Config != nil {
+		t.Errorf("header config = %+v, want nil", s.Config)
+	}
+	if marshal(t, s.Accumulation.Config) != marshal(t, acc.Config) {
+		t.Errorf("decoded default config differs from the accumulated one")
+	}
+	want, err := (&fieldspec.Config{}).Merge(fieldspec.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if marshal(t, s.Accumulation.Config) != marshal(t, want) {
+		t.Errorf("decoded config is not kustomize's defaults")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	var first []byte
+	for i := 0; i < 3; i++ {
+		acc, k := accumulated(t, tree, "/app")
+		data, err := snapshot.Encode(acc, header(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = data
+			continue
+		}
+		if !bytes.Equal(data, first) {
+			t.Fatalf("encoding %d differs:\n%s\nfirst:\n%s", i, data, first)
+		}
+	}
+	if !strings.HasPrefix(string(first), "apiVersion: rules-krm.dev/v1alpha1\n") {
+		t.Errorf("snapshot does not start with its header:\n%s", first)
+	}
+	if regexp.MustCompile(`[ '"]/(app|base)`).Match(first) {
+		t.Errorf("snapshot records absolute paths:\n%s", first)
+	}
+}
+
+func TestEncodeEmpty(t *testing.T) {
+	data, err := snapshot.Encode(accumulate.NewAccumulation(), snapshot.Header{KustomizationKind: types.ComponentKind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		t.Fatalf("Decode: %v\n%s", err, data)
+	}
+	if s.Resources != 0 || s.Accumulation.Resources.Size() != 0 || s.KustomizationKind != types.ComponentKind {
+		t.Errorf("decoded %+v", s.Header)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
+	head := func(apiVersion, kind string, n int) string {
+		return "apiVersion: " + apiVersion + "\nkind: " + kind + "\nkustomizationKind: Kustomization\nresources: " + string(rune('0'+n)) + "\n"
+	}
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"empty", "", "malformed snapshot: empty"},
+		{"not yaml", "a: [\n", "malformed snapshot"},
+		{"wrong apiVersion", head("rules-krm.dev/v0", snapshot.Kind, 0), "not a snapshot of this krm version: got rules-krm.dev/v0 KustomizationSnapshot"},
+		{"wrong kind", head(snapshot.APIVersion, "Kustomization", 0), "not a snapshot of this krm version"},
+		{"a plain resource", cm, "not a snapshot of this krm version"},
+		{"too few resources", head(snapshot.APIVersion, snapshot.Kind, 2) + "---\n" + cm, "malformed snapshot: header says 2 resources, found 1"},
+		{"too many resources", head(snapshot.APIVersion, snapshot.Kind, 0) + "---\n" + cm, "malformed snapshot: header says 0 resources, found 1"},
+		{"duplicate resources", head(snapshot.APIVersion, snapshot.Kind, 2) + "---\n" + cm + "---\n" + cm, "malformed snapshot: may not add resource with an already registered id"},
+		{"bad header field", head(snapshot.APIVersion, snapshot.Kind, 0) + "vars: 3\n", "malformed snapshot header"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := snapshot.Decode([]byte(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Decode error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// A valid minimal snapshot decodes.
+	s, err := snapshot.Decode([]byte(head(snapshot.APIVersion, snapshot.Kind, 1) + "---\n" + cm))
+	if err != nil || s.Accumulation.Resources.Size() != 1 {
+		t.Errorf("minimal snapshot: %v", err)
+	}
+}
