@@ -6,6 +6,7 @@ def go_dependencies():
     """Declares the go_repository rules of the modules in go.mod."""
     go_repository(
         name = "com_github_blang_semver_v4",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/blang/semver/v4",
         sum = "h1:1PFHFE6yCCTv8C1TeyNNarDzntLi7wMI5i/pzqYIsAM=",
@@ -13,6 +14,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_chzyer_readline",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/chzyer/readline",
         sum = "h1:upd/6fQk4src78LMRzh5vItIt361/o4uq553V8B5sGI=",
@@ -21,6 +23,7 @@ def go_dependencies():
 
     go_repository(
         name = "com_github_davecgh_go_spew",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/davecgh/go-spew",
         sum = "h1:vj9j/u1bqnvCEfJOwUhtlOARqs3+rkHYY13jYWTU97c=",
@@ -28,6 +31,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_emicklei_go_restful_v3",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/emicklei/go-restful/v3",
         sum = "h1:C4Bl2xDndpU6nJ4bc1jXd+uTmYPVUwkD6bFY/oTyCes=",
@@ -35,6 +39,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_errors_errors",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-errors/errors",
         sum = "h1:ZwEMSLRCapFLflTpT7NKaAc7ukJ8ZPEjzlxt8rPN8bk=",
@@ -42,6 +47,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_logr_logr",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-logr/logr",
         sum = "h1:6pFjapn8bFcIbiKo3XT4j/BhANplGihG6tvd+8rYgrY=",
@@ -49,6 +55,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_jsonpointer",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/jsonpointer",
         sum = "h1:kR9tHqY0CtZaOPVFm622dPVNhrvYpwr4uCxgL3h1H8s=",
@@ -56,6 +63,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_jsonreference",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/jsonreference",
         sum = "h1:jlmTr6torcd1YgDQvSfNmRtKzYDO4FGBkrAdlAVWnpY=",
@@ -63,6 +71,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag",
         sum = "h1:VotvOLWW8q/EAxB0YdsBBGC8XYyeL1YwBj2ungAGPNg=",
@@ -70,6 +79,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_cmdutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/cmdutils",
         sum = "h1:I7sYqaWVl5mq0NEmNQkAmFDyNin9ufvMX/p2zwtQaOE=",
@@ -77,6 +87,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_conv",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/conv",
         sum = "h1:8wi9ZG+olmY1wXphl93EWniPtbSPkXM/feH7FgjsvrU=",
@@ -84,6 +95,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_fileutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/fileutils",
         sum = "h1:QQqBSoi5mW4XpU85nS0mLcA+zAE6vLzrb0QkmLKf9oM=",
@@ -91,6 +103,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_jsonutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/jsonutils",
         sum = "h1:SVgK3i4USzCU5mibOOS/l4ea2h9UQXy7J7RNLTjuXjU=",
@@ -98,6 +111,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_jsonutils_fixtures_test",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/jsonutils/fixtures_test",
         sum = "h1:mJu3COL9WEaZVp/Kf2PRMi7tPszPEJfSr/OO75ynCs8=",
@@ -105,6 +119,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_loading",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/loading",
         sum = "h1:/DxUgDXKbBX4bcn7r9uEXfJyzN5XpiJmZplzQTjrRCY=",
@@ -112,6 +127,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_mangling",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/mangling",
         sum = "h1:yC9D0HyUE8gbP+BfmGx9+AA89ikwZTMjESK3OnnoaqA=",
@@ -119,6 +135,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_netutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/netutils",
         sum = "h1:mICMFoS82F5TZ4Zy3cqmcQk+BFeCp3Uyq3Np7GI0/qU=",
@@ -126,6 +143,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_pools",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/pools",
         sum = "h1:9LeadcMyb2GJCbXX5hVQDbZ2Lq9TL4dCs/nx1j5DO0E=",
@@ -133,6 +151,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_stringutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/stringutils",
         sum = "h1:ZXePZ0r2p1qSjo8tD3Un4vFj8+FqlCkczxDrJIhYUp8=",
@@ -140,6 +159,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_typeutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/typeutils",
         sum = "h1:KSTdFlfnse4r6dP9IrEnwMldjE+zs71UeEB3//PtVXc=",
@@ -147,6 +167,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_swag_yamlutils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/swag/yamlutils",
         sum = "h1:ftxv6xvXb1E3zohUc+okZ9nSqNb9StQX/FXnKZ98sQA=",
@@ -154,6 +175,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_testify_enable_yaml_v2",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/testify/enable/yaml/v2",
         sum = "h1:gGHwAJ0R/5jU8BEGDbfRNR3hL68dAVi84WuOApp29B0=",
@@ -161,6 +183,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_go_openapi_testify_v2",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-openapi/testify/v2",
         sum = "h1:5PKH2HE7YJ/LuRPQGvSxBRlFXNQhSetBLlGAgUEu3ug=",
@@ -168,6 +191,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_golang_protobuf",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/golang/protobuf",
         sum = "h1:LUVKkCeviFUMKqHa4tXIIij/lbhnMbP7Fn5wKdKkRh4=",
@@ -175,6 +199,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_google_gnostic_models",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/google/gnostic-models",
         sum = "h1:SisTfuFKJSKM5CPZkffwi6coztzzeYUhc3v4yxLWH8c=",
@@ -182,6 +207,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_google_go_cmp",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/google/go-cmp",
         sum = "h1:wk8382ETsv4JYUZwIsn6YpYiWiBsYLSJiTsyBybVuN8=",
@@ -189,6 +215,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_google_uuid",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/google/uuid",
         sum = "h1:NIvaJDMOsjHA8n1jAhLSgzrAzy1Hgr+hNrb57e+94F0=",
@@ -196,6 +223,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_inconshreveable_mousetrap",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/inconshreveable/mousetrap",
         sum = "h1:wN+x4NVGpMsO7ErUn/mUI3vEoE6Jt13X2s0bqwp9tc8=",
@@ -203,6 +231,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_monochromegane_go_gitignore",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/monochromegane/go-gitignore",
         sum = "h1:n6/2gBQ3RWajuToeY6ZtZTIKv2v7ThUy5KKusIT0yc0=",
@@ -210,6 +239,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_munnerz_goautoneg",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/munnerz/goautoneg",
         sum = "h1:C3w9PqII01/Oq1c1nUAm88MOHcQC9l5mIlSMApZMrHA=",
@@ -217,6 +247,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_nytimes_gziphandler",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/NYTimes/gziphandler",
         sum = "h1:ZUDjpQae29j0ryrS0u/B8HZfJBtBQHjqw2rQ2cqUQ3I=",
@@ -224,6 +255,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_pmezard_go_difflib",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/pmezard/go-difflib",
         sum = "h1:4DBwDE0NGyQoBHbLQYPwSUPoCMWR5BEzIk/f1lZbAQM=",
@@ -231,6 +263,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_sergi_go_diff",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/sergi/go-diff",
         sum = "h1:n/SP9D5ad1fORl+llWyN+D6qoUETXNZARKjyY2/KVCw=",
@@ -238,6 +271,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_spf13_cobra",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/spf13/cobra",
         sum = "h1:DMTTonx5m65Ic0GOoRY2c16WCbHxOOw6xxezuLaBpcU=",
@@ -245,6 +279,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_spf13_pflag",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/spf13/pflag",
         sum = "h1:4EBh2KAYBwaONj6b2Ye1GiHfwjqyROoF4RwYO+vPwFk=",
@@ -252,6 +287,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_stretchr_objx",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/stretchr/objx",
         sum = "h1:jmXUvGomnU1o3W/V5h2VEradbpJDwGrzugQQvL0POH4=",
@@ -259,6 +295,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_stretchr_testify",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/stretchr/testify",
         sum = "h1:EuwCh5fleGS7H32xRwO3wRGT7DxrDhLAT6FF8MpWDWE=",
@@ -266,6 +303,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_xlab_treeprint",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/xlab/treeprint",
         sum = "h1:HzHnuAF1plUN2zGlAFHbSQP2qJ0ZAD3XF5XD7OesXRQ=",
@@ -273,6 +311,7 @@ def go_dependencies():
     )
     go_repository(
         name = "in_gopkg_check_v1",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "gopkg.in/check.v1",
         sum = "h1:yhCVgyC4o1eVCa2tZl7eS0r+SDo693bJlVdllGtEeKM=",
@@ -280,6 +319,7 @@ def go_dependencies():
     )
     go_repository(
         name = "in_gopkg_evanphx_json_patch_v4",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "gopkg.in/evanphx/json-patch.v4",
         sum = "h1:czT3CmqEaQ1aanPc5SdlgQrrEIb8w/wwCvWWnfEbYzo=",
@@ -287,6 +327,7 @@ def go_dependencies():
     )
     go_repository(
         name = "in_gopkg_yaml_v3",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "gopkg.in/yaml.v3",
         sum = "h1:fxVm/GzAzEWqLHuvctI91KS9hhNmmWOoWu0XTYJS7CA=",
@@ -294,6 +335,7 @@ def go_dependencies():
     )
     go_repository(
         name = "in_yaml_go_yaml_v2",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "go.yaml.in/yaml/v2",
         sum = "h1:tuyd0P+2Ont/d6e2rl3be67goVK4R6deVxCUX5vyPaQ=",
@@ -301,6 +343,7 @@ def go_dependencies():
     )
     go_repository(
         name = "in_yaml_go_yaml_v3",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "go.yaml.in/yaml/v3",
         sum = "h1:N6y/pJk8buWs9NY5ERU2HSMfm+IuD/OtfdAnq6kESPw=",
@@ -308,6 +351,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_gengo_v2",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "k8s.io/gengo/v2",
         sum = "h1:gMplByicHV/TJBizHd9aVEsTYoJBnnUAT5MHlTkbjhQ=",
@@ -315,6 +359,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_klog_v2",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "k8s.io/klog/v2",
         sum = "h1:Tf+J3AH7xnUzZyVVXhTgGhEKnFqye14aadWv7bzXdzc=",
@@ -322,6 +367,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_kube_openapi",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "k8s.io/kube-openapi",
         sum = "h1:oXImqH8mQNk7PmvzKhmN3ddJoY6OnyM225MXwGHPm0A=",
@@ -329,6 +375,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_sigs_json",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/json",
         sum = "h1:IpInykpT6ceI+QxKBbEflcR5EXP7sU1kvOlxwZh5txg=",
@@ -336,6 +383,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_sigs_kustomize_api",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/kustomize/api",
         sum = "h1:MRyw+zLnFBP+G40gZJoKZErAuRiOPEPao+ddS9L6xt4=",
@@ -343,15 +391,17 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_sigs_kustomize_kyaml",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/kustomize/kyaml",
         patch_args = ["-p1"],
-        patches = ["//bazel/patches:kyaml-openapi-embed.patch"],
+        patches = ["@rules_krm//bazel/patches:kyaml-openapi-embed.patch"],
         sum = "h1:1javwStFk7cgOeLU7yJtPmXcgMEhQgC2X0WjFT6U0p0=",
         version = "v0.21.2",
     )
     go_repository(
         name = "io_k8s_sigs_randfill",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/randfill",
         sum = "h1:JfjMILfT8A6RbawdsK2JXGBR5AQVfd+9TbzrlneTyrU=",
@@ -359,6 +409,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_sigs_structured_merge_diff_v6",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/structured-merge-diff/v6",
         sum = "h1:AkER7js0XVWi/F/V2Iwl5N7O/B9VP2JyrOMmHPdco+g=",
@@ -366,6 +417,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_sigs_yaml",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/yaml",
         sum = "h1:G8fkbMSAFqgEFgh4b1wmtzDnioxFCUgTZhlbj5P9QYs=",
@@ -373,6 +425,7 @@ def go_dependencies():
     )
     go_repository(
         name = "io_k8s_utils",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "k8s.io/utils",
         sum = "h1:Ea7fgQ5we8Y9T0OX5o0dAHzQOBRI07D/dEYRaB9ZZEs=",
@@ -380,6 +433,7 @@ def go_dependencies():
     )
     go_repository(
         name = "net_starlark_go",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "go.starlark.net",
         sum = "h1:X8HyonnLxrmAbdeMIEGEJVZ/yg6WykLZyAZmpCLSfMA=",
@@ -388,6 +442,7 @@ def go_dependencies():
 
     go_repository(
         name = "org_golang_google_protobuf",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "google.golang.org/protobuf",
         sum = "h1:pJOKDDOyeXErUroCihFAd5LQuwXBSpVnKGrj5o/fwxc=",
@@ -395,6 +450,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_x_mod",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/mod",
         sum = "h1:tHFzIWbBifEmbwtGz65eaWyGiGZatSrT9prnU8DbVL8=",
@@ -402,6 +458,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_x_sync",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/sync",
         sum = "h1:vV+1eWNmZ5geRlYjzm2adRgW2/mcpevXNg50YZtPCE4=",
@@ -409,6 +466,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_x_sys",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/sys",
         sum = "h1:bbX/i/6MgT9BVLM9RT1thmxL04yeTAhbEz4SyadbXoo=",
@@ -416,6 +474,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_x_term",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/term",
         sum = "h1:QCgPso/Q3RTJx2Th4bDLqML4W6iJiaXFq2/ftQF13YU=",
@@ -424,6 +483,7 @@ def go_dependencies():
 
     go_repository(
         name = "org_golang_x_tools",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/tools",
         sum = "h1:uNgphsn75Tdz5Ji2q36v/nsFSfR/9BRFvqhGBaJGd5k=",
@@ -431,6 +491,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_x_tools_go_expect",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/tools/go/expect",
         sum = "h1:jY2C5HGYR5lqex3gEniOQL0r7Dq5+VGVgY1nudX5lXY=",
@@ -438,6 +499,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_x_tools_go_packages_packagestest",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/tools/go/packages/packagestest",
         sum = "h1:1h2MnaIAIXISqTFKdENegdpAgUXz6NrPEsbIeWaBRvM=",
@@ -445,6 +507,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_uber_go_goleak",
+        build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "go.uber.org/goleak",
         sum = "h1:2K3zAYmnTNqV73imy9J1T3WC+gmCePx2hEGkimedGto=",

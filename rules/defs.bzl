@@ -1,10 +1,29 @@
 """Public API of rules_krm.
 
-Only re-exports: the implementations live in `//rules/private`.
+Only re-exports: the implementations live in `//rules/private`. Reference: docs/rules.md.
 """
 
-load("//rules/private:providers.bzl", _KrmRendererInfo = "KrmRendererInfo")
+load(
+    "//rules/private:golden.bzl",
+    _krm_golden_test = "krm_golden_test",
+    _krm_golden_update = "krm_golden_update",
+)
+load(
+    "//rules/private:kustomization.bzl",
+    _krm_kustomization = "krm_kustomization",
+    _krm_kustomization_rule = "krm_kustomization_rule",
+)
+load(
+    "//rules/private:providers.bzl",
+    _KrmKustomizationInfo = "KrmKustomizationInfo",
+    _KrmRendererInfo = "KrmRendererInfo",
+)
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
 
-KrmRendererInfo = _KrmRendererInfo
+krm_kustomization = _krm_kustomization
+krm_kustomization_rule = _krm_kustomization_rule
+krm_golden_test = _krm_golden_test
+krm_golden_update = _krm_golden_update
 krm_toolchain = _krm_toolchain
+KrmKustomizationInfo = _KrmKustomizationInfo
+KrmRendererInfo = _KrmRendererInfo

@@ -1,7 +1,20 @@
 """WORKSPACE helpers of rules_krm.
 
-Users of bzlmod need none of this: rules_krm's MODULE.bazel registers its toolchain.
+Users of bzlmod need none of this: rules_krm's MODULE.bazel declares its dependencies and
+registers its toolchain.
 """
+
+load("//:deps.bzl", "go_dependencies")
+
+# buildifier: disable=unnamed-macro
+def rules_krm_dependencies():
+    """Declares the Go modules that rules_krm's renderer is built from (`go_repository` rules).
+
+    Call it in WORKSPACE before `go_rules_dependencies()` and `gazelle_dependencies()`, so
+    that the versions the renderer is tested with win. Needs `@bazel_gazelle` (for
+    `go_repository`) to be declared first.
+    """
+    go_dependencies()
 
 # buildifier: disable=unnamed-macro
 def rules_krm_register_toolchains():

@@ -38,11 +38,19 @@ fi
   -build_file_proto_mode=disable_global
 
 # Gazelle v0.26.0 leaves out embedded files of subpackages in kyaml's openapi package:
-# patch the generated BUILD files (bazel/patches/; MODULE.bazel applies the same patch).
+# patch the generated BUILD files (bazel/patches/; MODULE.bazel applies the same patch). The
+# label names the rules_krm repository so that other workspaces can call go_dependencies().
 # update-repos keeps these attributes once they are there.
 if ! grep -q 'kyaml-openapi-embed.patch' deps.bzl; then
-  sed -i 's|^        importpath = "sigs.k8s.io/kustomize/kyaml",$|&\n        patch_args = ["-p1"],\n        patches = ["//bazel/patches:kyaml-openapi-embed.patch"],|' deps.bzl
+  sed -i 's|^        importpath = "sigs.k8s.io/kustomize/kyaml",$|&\n        patch_args = ["-p1"],\n        patches = ["@rules_krm//bazel/patches:kyaml-openapi-embed.patch"],|' deps.bzl
 fi
+
+# Every go_repository reads rules_krm's WORKSPACE (build_config) to learn, from its
+# `gazelle:repository_macro` directive, the repositories that deps.bzl declares: so gazelle
+# resolves the imports between them in any workspace that calls go_dependencies() (through
+# rules_krm_dependencies()), not only in rules_krm's own.
+sed -i -e '/^        build_config = "@rules_krm\/\/:WORKSPACE",$/d' \
+  -e 's|^        build_file_proto_mode = "disable_global",$|        build_config = "@rules_krm//:WORKSPACE",\n&|' deps.bzl
 
 # gazelle puts its load() above everything: keep the module docstring first (buildifier).
 { echo "$deps_doc"; echo; grep -vxF "$deps_doc" deps.bzl; } | cat -s >deps.bzl.tmp

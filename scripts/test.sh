@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of rules_krm: Go unit and differential tests, the check that
-# the goldens still equal a fresh kustomize v5.8.2 run, and lint.
+# the goldens still equal a fresh kustomize v5.8.2 run, lint, and the Bazel tests
+# (bazel test //..., rule errors, incrementality, disk cache, e2e workspace; skipped
+# with KRM_SKIP_BAZEL=1).
 # Installs what it needs (kustomize into .bin/, buildifier into .bin/).
 set -euo pipefail
 export GOTOOLCHAIN=local
@@ -12,12 +14,24 @@ echo "== go test"
 go test ./...
 echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
+echo "== example goldens equal a fresh kustomize v5.8.2 run"
+scripts/check-example-goldens.sh
 if [[ -x scripts/buildifier.sh ]]; then
   echo "== buildifier"
   scripts/buildifier.sh
 fi
 if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
-  echo "== bazel"
+  # One disk cache for every workspace and output base below (scripts/bazel-lib.sh).
+  export KRM_DISK_CACHE=${KRM_DISK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_krm/disk-cache}
+  echo "== bazel test //..."
   scripts/bazel-test.sh
+  echo "== bazel: rule errors (scripts/rules-test.sh)"
+  scripts/rules-test.sh
+  echo "== bazel: incrementality (scripts/incrementality-test.sh)"
+  scripts/incrementality-test.sh
+  echo "== bazel: disk cache across output bases (scripts/cache-test.sh)"
+  scripts/cache-test.sh
+  echo "== bazel: e2e workspace (scripts/e2e-test.sh)"
+  scripts/e2e-test.sh
 fi
 echo "== all tests passed"

@@ -11,3 +11,22 @@ Rules reach it through the toolchain:
         "files_to_run": "FilesToRunProvider: the renderer with its runfiles; pass it as `executable` to `ctx.actions.run`.",
     },
 )
+
+KrmKustomizationInfo = provider(
+    doc = """What a `krm_kustomization` target hands to the kustomizations that include it.
+
+A kustomization that names this target in `resources` (a base) or `components` lists it in
+its `deps` and gets: for a `Kustomization`, its snapshot (read instead of its sources);
+for a `Component`, its source files (read directly: a component acts on its parent's
+resources and cannot be rendered alone) and the snapshots of the bases it names.""",
+    fields = {
+        "label": "Label: the target.",
+        "kind": "string: `Kustomization` or `Component`.",
+        "dir": "string: the kustomization directory, relative to the execution root (for example `examples/deploy/prod`, or `external/repo/pkg` for a target of another repository). The renderer matches `--dep DIR=SNAPSHOT` flags against it.",
+        "snapshot": "File or None: the snapshot of a `Kustomization` (`<name>.krmsnap`, docs/snapshot.md); None for a `Component`.",
+        "manifests": "File or None: the rendered manifests of a `Kustomization` (`<name>_manifests.yaml`, what `kustomize build DIR` prints); None for a `Component`.",
+        "srcs": "depset of File: for a `Component`, its `srcs` and those of the components it names, transitively (a parent's render action reads them); for a `Kustomization`, its own `srcs`.",
+        "bases": "depset of struct(dir, snapshot, label): the `--dep DIR=SNAPSHOT` pairs that a kustomization including this target passes to the renderer. For a `Kustomization`, one entry: itself. For a `Component`, the entries of its `deps` (its bases, and transitively those of the components it names).",
+        "inputs": "depset of File: the files that the render action of a kustomization including this target needs: for a `Kustomization`, its snapshot and kustomization file; for a `Component`, its `srcs` (transitively) and its `deps`' inputs.",
+    },
+)

@@ -1,0 +1,117 @@
+"""Implementation of `krm_golden_test` and `krm_golden_update`.
+
+Both run the small Go program //rules/private/golden (no shell, so they also work where
+there is none). A rule cannot give its executable arguments in every Bazel from 4.2 on,
+so the program reads them from a file next to itself: `<executable>.krmgolden`.
+"""
+
+load(":kustomization.bzl", "label_string")
+load(":providers.bzl", "KrmKustomizationInfo")
+
+def _rlocation(ctx, f):
+    # The runfiles path of f: <repository>/<path in repository>.
+    if f.short_path.startswith("../"):
+        return f.short_path[3:]
+    return ctx.workspace_name + "/" + f.short_path
+
+def _golden_impl(ctx, mode):
+    info = ctx.attr.kustomization[KrmKustomizationInfo]
+    if not info.manifests:
+        fail("%s is a Component: it has no manifests to compare" % label_string(info.label), attr = "kustomization")
+    golden = ctx.file.golden
+    checker = ctx.executable._checker
+
+    # The executable is the checker itself, under this target's name.
+    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if checker.extension == "exe" else ""))
+    ctx.actions.symlink(output = exe, target_file = checker, is_executable = True)
+
+    # The golden's path in the source tree, for `bazel run`: only for a source file of the
+    # main repository.
+    source = golden.short_path if golden.is_source and not golden.short_path.startswith("../") else ""
+    test_label = label_string(ctx.label)
+    if mode == "update":
+        update_label = test_label
+    else:
+        update_label = test_label + ".update"
+    config = ctx.actions.declare_file(ctx.label.name + ".krmgolden")
+    ctx.actions.write(config, "".join([
+        "mode=%s\n" % mode,
+        "manifests=%s\n" % _rlocation(ctx, info.manifests),
+        "golden=%s\n" % _rlocation(ctx, golden),
+        "golden_source=%s\n" % source,
+        "kustomization=%s\n" % label_string(info.label),
+        "update=%s\n" % update_label,
+    ]))
+    runfiles = ctx.runfiles(files = [exe, config, info.manifests, golden])
+    return [DefaultInfo(executable = exe, files = depset([exe]), runfiles = runfiles)]
+
+_ATTRS = {
+    "kustomization": attr.label(
+        doc = "The `krm_kustomization` target (of kind `Kustomization`) whose manifests are checked.",
+        mandatory = True,
+        providers = [KrmKustomizationInfo],
+    ),
+    "golden": attr.label(
+        doc = "The checked-in file holding the expected manifests.",
+        mandatory = True,
+        allow_single_file = True,
+    ),
+    "_checker": attr.label(
+        default = Label("//rules/private/golden"),
+        executable = True,
+        cfg = "target",
+    ),
+}
+
+def _krm_golden_test_impl(ctx):
+    return _golden_impl(ctx, "test")
+
+def _krm_golden_update_impl(ctx):
+    return _golden_impl(ctx, "update")
+
+_krm_golden_test = rule(
+    implementation = _krm_golden_test_impl,
+    doc = "Fails when the manifests of `kustomization` differ from `golden` (the rule behind the `krm_golden_test` macro).",
+    attrs = _ATTRS,
+    test = True,
+)
+
+krm_golden_update = rule(
+    implementation = _krm_golden_update_impl,
+    doc = """`bazel run` target that writes the manifests of `kustomization` over `golden` in the source tree.
+
+`krm_golden_test` declares one as `<name>.update`. The golden must be a source file of the
+main repository; the run writes it atomically under `$BUILD_WORKSPACE_DIRECTORY`.""",
+    attrs = _ATTRS,
+    executable = True,
+)
+
+def krm_golden_test(name, kustomization, golden, **kwargs):
+    """Checks the rendered manifests of a kustomization against a checked-in file.
+
+    Declares the test `name`, which fails with a diff when the manifests of `kustomization`
+    differ from `golden`, and `<name>.update`, which `bazel run` uses to rewrite `golden` in
+    the source tree from the current manifests.
+
+    Args:
+      name: the test name.
+      kustomization: the `krm_kustomization` target (of kind `Kustomization`).
+      golden: the checked-in file with the expected manifests (create it empty, then
+        `bazel run :<name>.update`).
+      **kwargs: test attributes (`size`, default `small`; `tags`, `timeout`, `visibility`,
+        ...); `tags`, `visibility` and `testonly` also go to `<name>.update`.
+    """
+    kwargs.setdefault("size", "small")
+    _krm_golden_test(
+        name = name,
+        kustomization = kustomization,
+        golden = golden,
+        **kwargs
+    )
+    update_kwargs = {k: v for k, v in kwargs.items() if k in ["tags", "visibility", "testonly"]}
+    krm_golden_update(
+        name = name + ".update",
+        kustomization = kustomization,
+        golden = golden,
+        **update_kwargs
+    )

@@ -1,0 +1,230 @@
+"""Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
+
+load(":providers.bzl", "KrmKustomizationInfo")
+load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
+
+KUSTOMIZATION = "Kustomization"
+COMPONENT = "Component"
+
+# The file names kustomize accepts for a kustomization, in its order of preference.
+_KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"]
+
+_LOAD_RESTRICTORS = ["LoadRestrictionsRootOnly", "LoadRestrictionsNone"]
+
+def normalize_path(path):
+    """Lexically cleans a relative, slash-separated path ("" and "a/.." become ".").
+
+    Args:
+      path: the path.
+
+    Returns:
+      The cleaned path; it starts with "../" when it leaves the directory it is relative to.
+    """
+    parts = []
+    for part in path.split("/"):
+        if part == "" or part == ".":
+            continue
+        if part == ".." and parts and parts[-1] != "..":
+            parts.pop()
+        else:
+            parts.append(part)
+    return "/".join(parts) if parts else "."
+
+def label_string(label):
+    """Formats a label as users write it: `//pkg:name`, or `@repo//pkg:name` for another repository.
+
+    Args:
+      label: a Label.
+
+    Returns:
+      The label as a string.
+    """
+    if label.workspace_name:
+        return "@%s//%s:%s" % (label.workspace_name, label.package, label.name)
+    return "//%s:%s" % (label.package, label.name)
+
+def _join(*parts):
+    return "/".join([p for p in parts if p and p != "."]) or "."
+
+def _kustomization_dir(ctx):
+    rel = normalize_path(ctx.attr.dir)
+    if ctx.attr.dir.startswith("/") or rel == ".." or rel.startswith("../"):
+        fail("dir %r must be a relative path inside the package %r" % (ctx.attr.dir, ctx.label.package), attr = "dir")
+    return _join(ctx.label.workspace_root, ctx.label.package, rel)
+
+def _kustomization_file(ctx, dir):
+    """Returns the kustomization file of dir among the srcs; fails with a helpful message if absent."""
+    by_path = {}
+    for f in ctx.files.srcs:
+        if not f.is_source:
+            fail(("%s is a generated file: the renderer reads a kustomization's files at their source " +
+                  "paths, so srcs can only be source files") % f.short_path, attr = "srcs")
+        by_path[f.path] = f
+    for name in _KUSTOMIZATION_FILES:
+        f = by_path.get(_join(dir, name))
+        if f:
+            return f
+    fail(("srcs of %s must include the kustomization file of its directory %r (one of %s); " +
+          "set dir if the kustomization is in a subdirectory of the package") % (
+        label_string(ctx.label),
+        dir,
+        ", ".join(_KUSTOMIZATION_FILES),
+    ), attr = "srcs")
+
+def _dep_flag(base):
+    return "--dep=%s=%s" % (base.dir, base.snapshot.path)
+
+def _krm_kustomization_impl(ctx):
+    kind = ctx.attr.kind
+    dir = _kustomization_dir(ctx)
+    kustomization_file = _kustomization_file(ctx, dir)
+    srcs = depset(ctx.files.srcs)
+    deps = [d[KrmKustomizationInfo] for d in ctx.attr.deps]
+
+    # The bases this kustomization (or, for a component, its parent) reads from snapshots:
+    # direct Kustomization deps, and the bases of the components it names.
+    bases = depset(transitive = [d.bases for d in deps])
+    dep_inputs = depset(transitive = [d.inputs for d in deps])
+
+    if kind == COMPONENT:
+        # A component cannot be rendered alone: whoever names it reads its sources.
+        component_srcs = depset(transitive = [srcs] + [d.srcs for d in deps if d.kind == COMPONENT])
+        info = KrmKustomizationInfo(
+            label = ctx.label,
+            kind = kind,
+            dir = dir,
+            snapshot = None,
+            manifests = None,
+            srcs = component_srcs,
+            bases = bases,
+            inputs = depset(transitive = [component_srcs, dep_inputs]),
+        )
+        return [
+            info,
+            DefaultInfo(files = depset()),
+            OutputGroupInfo(manifests = depset(), snapshot = depset()),
+        ]
+
+    label = label_string(ctx.label)
+    snapshot = ctx.actions.declare_file(ctx.label.name + ".krmsnap")
+    manifests = ctx.actions.declare_file(ctx.label.name + "_manifests.yaml")
+
+    args = ctx.actions.args()
+    args.add("render")
+    args.add(dir)
+    args.add("--snapshot", snapshot)
+    args.add("--manifests", manifests)
+    args.add("--label", label)
+    args.add("--hermetic")
+    args.add("--load-restrictor", ctx.attr.load_restrictor)
+    args.add_all(bases, map_each = _dep_flag)
+
+    renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
+    ctx.actions.run(
+        executable = renderer.files_to_run,
+        arguments = [args],
+        inputs = depset(transitive = [srcs, dep_inputs]),
+        outputs = [snapshot, manifests],
+        mnemonic = "KrmRender",
+        progress_message = "Rendering kustomization %s (%s)" % (dir, label),
+    )
+
+    info = KrmKustomizationInfo(
+        label = ctx.label,
+        kind = kind,
+        dir = dir,
+        snapshot = snapshot,
+        manifests = manifests,
+        srcs = srcs,
+        bases = depset([struct(dir = dir, snapshot = snapshot, label = ctx.label)]),
+        # The kustomization file is there only so that the directory exists in a parent's
+        # sandbox: the renderer checks that a base directory exists before it looks up
+        # its --dep snapshot.
+        inputs = depset([snapshot, kustomization_file]),
+    )
+    return [
+        info,
+        DefaultInfo(
+            files = depset([manifests]),
+            runfiles = ctx.runfiles(files = [manifests]),
+        ),
+        OutputGroupInfo(
+            manifests = depset([manifests]),
+            snapshot = depset([snapshot]),
+        ),
+    ]
+
+krm_kustomization_rule = rule(
+    implementation = _krm_kustomization_impl,
+    doc = """One kustomization directory (the rule behind the `krm_kustomization` macro).
+
+For `kind = "Kustomization"`, one action (mnemonic `KrmRender`) renders the kustomization
+with the toolchain's renderer into `<name>.krmsnap` (the snapshot that the kustomizations
+including it continue from) and `<name>_manifests.yaml` (what `kustomize build DIR` prints).
+Its bases are read from their snapshots, so editing one overlay re-runs exactly one action,
+and editing a base re-runs the base and the kustomizations that include it.
+
+For `kind = "Component"`, there is no action: a component acts on the resources of the
+kustomization that names it, which reads the component's sources directly.
+
+Output groups: `manifests` and `snapshot`. Default outputs: the manifests.
+Provides `KrmKustomizationInfo`.""",
+    attrs = {
+        "srcs": attr.label_list(
+            doc = "The kustomization file and every local file it reads: resources, patches, generator inputs, configurations. Source files only. The kustomization file of `dir` must be among them.",
+            allow_files = True,
+        ),
+        "deps": attr.label_list(
+            doc = "The `krm_kustomization` targets of the directories this kustomization names in `resources` (bases) and `components`. A base is read from its snapshot; a component's sources (and its own deps) become inputs of this kustomization's action.",
+            providers = [KrmKustomizationInfo],
+        ),
+        "dir": attr.string(
+            doc = "The kustomization directory, relative to the package: `.` (default) is the package directory. Lets one BUILD file declare several kustomizations, for example `prod` and `staging` in `deploy/BUILD.bazel` for `deploy/prod` and `deploy/staging`.",
+            default = ".",
+        ),
+        "kind": attr.string(
+            doc = "`Kustomization` (default) or `Component` (a kustomization file with `kind: Component`, named by others in `components`).",
+            default = KUSTOMIZATION,
+            values = [KUSTOMIZATION, COMPONENT],
+        ),
+        "load_restrictor": attr.string(
+            doc = "`LoadRestrictionsRootOnly` (default: files must be in or below the kustomization directory) or `LoadRestrictionsNone`, as kustomize's `--load-restrictor`. Not used by a `Component` (its parent's applies).",
+            default = "LoadRestrictionsRootOnly",
+            values = _LOAD_RESTRICTORS,
+        ),
+    },
+    toolchains = [KRM_TOOLCHAIN_TYPE],
+)
+
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", **kwargs):
+    """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
+
+    Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
+    a target `<name>_manifests` whose only output is the rendered `<name>_manifests.yaml`
+    (so `bazel build //deploy:prod_manifests` builds `bazel-bin/deploy/prod_manifests.yaml`).
+
+    Args:
+      name: the target name. Outputs are `<name>.krmsnap` and `<name>_manifests.yaml`.
+      srcs: the kustomization file and every local file it reads (source files).
+      deps: the `krm_kustomization` targets of the bases and components it names.
+      dir: the kustomization directory relative to the package (default `.`).
+      kind: `Kustomization` (default) or `Component`.
+      load_restrictor: `LoadRestrictionsRootOnly` (default) or `LoadRestrictionsNone`.
+      **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to both targets.
+    """
+    krm_kustomization_rule(
+        name = name,
+        srcs = srcs,
+        deps = deps,
+        dir = dir,
+        kind = kind,
+        load_restrictor = load_restrictor,
+        **kwargs
+    )
+    if kind != COMPONENT:
+        native.filegroup(
+            name = name + "_manifests",
+            srcs = [":" + name],
+            output_group = "manifests",
+            **kwargs
+        )

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Fails unless every golden of the examples (examples/**/NAME_manifests.golden.yaml, and the same
+# under e2e/ and rules/tests/; the krm_golden_test targets check krm against them) equals what kustomize v5.8.2
+# prints for its kustomization: the directory DIR/NAME when there is one (one BUILD file for
+# several kustomizations, `dir`), else DIR (one BUILD file per kustomization).
+# kustomize is taken from $KUSTOMIZE, else .bin/kustomize (installed if missing).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export GOTOOLCHAIN=local
+
+KUSTOMIZE_VERSION=v5.8.2
+if [[ -z ${KUSTOMIZE:-} ]]; then
+  KUSTOMIZE=$PWD/.bin/kustomize
+  if [[ ! -x $KUSTOMIZE ]] || [[ $("$KUSTOMIZE" version 2>/dev/null) != "$KUSTOMIZE_VERSION" ]]; then
+    echo "installing kustomize $KUSTOMIZE_VERSION into .bin/" >&2
+    GOBIN=$PWD/.bin go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+  fi
+fi
+
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+n=0
+failed=0
+while IFS= read -r -d '' golden; do
+  parent=$(dirname "$golden")
+  name=$(basename "$golden" _manifests.golden.yaml)
+  dir=$parent
+  [[ -d $parent/$name ]] && dir=$parent/$name
+  n=$((n + 1))
+  if ! "$KUSTOMIZE" build "$dir" >"$tmp"; then
+    echo "FAIL: kustomize build $dir failed" >&2
+    failed=$((failed + 1))
+  elif ! cmp -s "$tmp" "$golden"; then
+    echo "FAIL: $golden differs from kustomize build $dir:" >&2
+    diff -u "$golden" "$tmp" | head -40 >&2 || true
+    failed=$((failed + 1))
+  else
+    echo "ok: $golden = kustomize build $dir"
+  fi
+done < <(find examples e2e rules/tests -name '*_manifests.golden.yaml' -print0 | sort -z)
+if [[ $n -eq 0 ]]; then
+  echo "FAIL: no golden found under examples/" >&2
+  exit 1
+fi
+if [[ $failed -ne 0 ]]; then
+  echo "$failed of $n example goldens differ from kustomize $KUSTOMIZE_VERSION" >&2
+  exit 1
+fi
+echo "all $n example goldens equal kustomize $KUSTOMIZE_VERSION"

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Checks the errors of krm_kustomization that Bazel tests cannot check (a failing build):
+# the fixtures in rules/tests/hermetic (tagged manual) must fail, naming the target to fix.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export GOTOOLCHAIN=local
+# shellcheck source=scripts/bazel-lib.sh
+source "$ROOT/scripts/bazel-lib.sh"
+"$ROOT/scripts/install-bazel.sh"
+cd "$ROOT"
+
+pkg=//rules/tests/hermetic
+failures=0
+# expect_failure TARGET TEXT... [-- BAZEL FLAGS]: `bazel build TARGET` must fail and print
+# every TEXT.
+expect_failure() {
+  local target=$1
+  shift
+  local texts=() flags=()
+  while [[ $# -gt 0 && $1 != -- ]]; do texts+=("$1"); shift; done
+  [[ $# -gt 0 ]] && shift && flags=("$@")
+  local out
+  if out=$(bazel build --disk_cache="$(krm_disk_cache)" "${flags[@]}" "$target" 2>&1); then
+    echo "FAIL: bazel build ${flags[*]} $target succeeded" >&2
+    failures=$((failures + 1))
+    return
+  fi
+  for t in "${texts[@]}"; do
+    if ! grep -qF -- "$t" <<<"$out"; then
+      echo "$out" >&2
+      echo "FAIL: bazel build ${flags[*]} $target: the error does not say: $t" >&2
+      failures=$((failures + 1))
+      return
+    fi
+  done
+  echo "ok: bazel build ${flags[*]} $target fails saying: ${texts[*]}"
+}
+
+# A base named in resources but not in deps. In the sandbox its directory is absent;
+# without one (as on Windows) the renderer sees it and refuses to read its sources.
+expect_failure "$pkg:missing_dep" "'../base'" "$pkg:missing_dep"
+expect_failure "$pkg:missing_dep" "add its krm_kustomization target to deps of $pkg:missing_dep" \
+  -- --spawn_strategy=local
+# A file named in resources but not in srcs.
+expect_failure "$pkg:missing_src" "add it to srcs of $pkg:missing_src"
+# srcs without the kustomization file: an analysis error.
+expect_failure "$pkg:no_kustomization_file" "must include the kustomization file of its directory"
+
+if [[ $failures -ne 0 ]]; then
+  echo "rules test: $failures check(s) failed" >&2
+  exit 1
+fi
+echo "rules test passed"
