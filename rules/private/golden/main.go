@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rules-krm/rules_krm/tools/textdiff"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "FAIL: the manifests of %s differ from %s (- golden, + rendered):\n\n", cfg.kustomization, displayName(cfg))
-		io.WriteString(stderr, unifiedDiff(string(golden), string(manifests), 3, 200))
+		io.WriteString(stderr, textdiff.Unified(string(golden), string(manifests), 3, 200))
 		fmt.Fprintf(stderr, "\nIf the new manifests are right, update the golden file with:\n  bazel run %s\n", cfg.update)
 		return 1
 	case "update":

@@ -8,26 +8,6 @@ import (
 	"testing"
 )
 
-func TestUnifiedDiff(t *testing.T) {
-	a := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
-	b := "a\nb\nc\nD\ne\nf\ng\nh\ni\nj\nk\n"
-	got := unifiedDiff(a, b, 1, 100)
-	want := "@@ -3,3 +3,3 @@\n c\n-d\n+D\n e\n@@ -10,1 +10,2 @@\n j\n+k\n"
-	if got != want {
-		t.Errorf("unifiedDiff:\n%s\nwant:\n%s", got, want)
-	}
-	if got := unifiedDiff("x\n", "x", 3, 100); !strings.Contains(got, "+x\n\\ No newline at end of file") {
-		t.Errorf("missing newline not shown:\n%s", got)
-	}
-	if got := unifiedDiff("", "a\n", 3, 100); got != "@@ -0,0 +1,1 @@\n+a\n" {
-		t.Errorf("diff from empty:\n%s", got)
-	}
-	long := strings.Repeat("x\n", 50)
-	if got := unifiedDiff("", long, 3, 10); !strings.HasSuffix(got, "... (41 more lines of diff)\n") {
-		t.Errorf("diff not cut:\n%s", got)
-	}
-}
-
 // setup writes a runfiles tree with manifests and golden files, and the configuration
 // next to a fake executable, as Bazel lays them out.
 func setup(t *testing.T, mode, manifests, golden string) (exe string, ws string) {

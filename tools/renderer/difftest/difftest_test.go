@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
 var (
@@ -89,7 +90,7 @@ func checkKrm(t *testing.T, tc *testCase) {
 			t.Fatalf("krm build %s: unexpected error: %v\n(kustomize succeeds; want %s)", tc.target, err, rel(tc, fileExpectedYAML))
 		}
 		if !bytes.Equal(got, tc.wantOut) {
-			t.Errorf("krm output differs from %s (-kustomize +krm):\n%s", rel(tc, fileExpectedYAML), unifiedDiff(string(tc.wantOut), string(got)))
+			t.Errorf("krm output differs from %s (-kustomize +krm):\n%s", rel(tc, fileExpectedYAML), textdiff.Unified(string(tc.wantOut), string(got), 3, 400))
 		}
 		return
 	}
@@ -143,9 +144,9 @@ func checkOracle(t *testing.T, kustomize string, tc *testCase) {
 	case !res.ok && tc.wantErr == nil:
 		t.Fatalf("kustomize now fails but the golden is %s; run with -update\nstderr:\n%s", rel(tc, fileExpectedYAML), res.stderr)
 	case res.ok && !bytes.Equal(res.stdout, tc.wantOut):
-		t.Errorf("kustomize stdout differs from %s (-golden +kustomize):\n%s", rel(tc, fileExpectedYAML), unifiedDiff(string(tc.wantOut), string(res.stdout)))
+		t.Errorf("kustomize stdout differs from %s (-golden +kustomize):\n%s", rel(tc, fileExpectedYAML), textdiff.Unified(string(tc.wantOut), string(res.stdout), 3, 400))
 	case !res.ok && !bytes.Equal(res.stderr, tc.wantErr):
-		t.Errorf("kustomize stderr differs from %s (-golden +kustomize):\n%s", rel(tc, fileExpectedErr), unifiedDiff(string(tc.wantErr), string(res.stderr)))
+		t.Errorf("kustomize stderr differs from %s (-golden +kustomize):\n%s", rel(tc, fileExpectedErr), textdiff.Unified(string(tc.wantErr), string(res.stderr), 3, 400))
 	}
 }
 

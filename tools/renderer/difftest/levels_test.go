@@ -11,6 +11,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
+	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
 // snapshotChain renders every base on its own into a snapshot, decodes it
@@ -73,7 +74,7 @@ func TestSnapshotLevels(t *testing.T) {
 			}
 			if !bytes.Equal(res.Manifests, tc.wantOut) {
 				t.Errorf("snapshot chain output differs from kustomize's (%d bases rendered separately)\n%s",
-					chain.rendered, lineDiff(tc.wantOut, res.Manifests))
+					chain.rendered, textdiff.Unified(string(tc.wantOut), string(res.Manifests), 3, 200))
 			}
 			// The snapshot of the top must itself be stable and decodable.
 			if _, err := snapshot.Decode(res.Snapshot); err != nil {
@@ -81,23 +82,4 @@ func TestSnapshotLevels(t *testing.T) {
 			}
 		})
 	}
-}
-
-// lineDiff shows the first differing line with some context.
-func lineDiff(want, got []byte) string {
-	w := bytes.Split(want, []byte("\n"))
-	g := bytes.Split(got, []byte("\n"))
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b []byte
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if !bytes.Equal(a, b) {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, a, b)
-		}
-	}
-	return "(equal lines, different length)"
 }

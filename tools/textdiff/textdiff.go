@@ -1,17 +1,19 @@
-package main
+// Package textdiff prints unified line diffs, for golden tests and the
+// differential suite.
+package textdiff
 
 import (
 	"fmt"
 	"strings"
 )
 
-// maxCells bounds the longest-common-subsequence table; past it, unifiedDiff shows one
+// maxCells bounds the longest-common-subsequence table; past it, Unified shows one
 // hunk from the first to the last differing line instead of a minimal diff.
 const maxCells = 4_000_000
 
-// unifiedDiff returns a unified diff of a (-) and b (+) with context lines around each
+// Unified returns a unified diff of a (-) and b (+) with context lines around each
 // change, cut after maxLines lines of output.
-func unifiedDiff(a, b string, context, maxLines int) string {
+func Unified(a, b string, context, maxLines int) string {
 	x, y := splitLines(a), splitLines(b)
 	ops := diffLines(x, y)
 	var out []string
