@@ -3,6 +3,7 @@
 Only re-exports: the implementations live in `//rules/private`. Reference: docs/rules.md.
 """
 
+load("//rules/private:function.bzl", _krm_function = "krm_function")
 load(
     "//rules/private:golden.bzl",
     _krm_golden_test = "krm_golden_test",
@@ -15,15 +16,18 @@ load(
 )
 load(
     "//rules/private:providers.bzl",
+    _KrmFunctionInfo = "KrmFunctionInfo",
     _KrmKustomizationInfo = "KrmKustomizationInfo",
     _KrmRendererInfo = "KrmRendererInfo",
 )
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
 
+krm_function = _krm_function
 krm_kustomization = _krm_kustomization
 krm_kustomization_rule = _krm_kustomization_rule
 krm_golden_test = _krm_golden_test
 krm_golden_update = _krm_golden_update
 krm_toolchain = _krm_toolchain
+KrmFunctionInfo = _KrmFunctionInfo
 KrmKustomizationInfo = _KrmKustomizationInfo
 KrmRendererInfo = _KrmRendererInfo

@@ -4,7 +4,13 @@
 #   1. editing a file of top re-runs exactly one KrmRender action, top's;
 #   2. editing a file of base re-runs base, mid and top, and not other;
 #   3. reformatting a base file (same content) re-runs base only: its snapshot is unchanged,
-#      so Bazel does not re-run the kustomizations that include it.
+#      so Bazel does not re-run the kustomizations that include it;
+# and for functions, on star1 and star2 (both naming the component fncomp, whose Starlark
+# transformer owner.star loads lib.star), star3 (a Starlark transformer of its own) and
+# fnuser (an exec function, a krm_function around an sh_binary):
+#   4. editing star3's script re-runs exactly one KrmRender action, star3's;
+#   5. editing the .star file that fncomp's script loads re-runs star1 and star2 only;
+#   6. editing the exec function's script re-runs fnuser only.
 # Runs in a copy of the repository (the source tree is never edited) with its own output
 # base, kept between runs under $KRM_TEST_DIR (default /tmp/rules_krm-tests). Every run
 # writes new values, so no cache can hold its actions.
@@ -26,9 +32,9 @@ bazel_() {
 }
 trap 'bazel_ shutdown >/dev/null 2>&1 || true' EXIT
 
-mkdir -p "$pkg"/{base,mid,top,other}
+mkdir -p "$pkg"/{base,mid,top,other,fncomp,star1,star2,star3,fnuser}
 cat >"$pkg/BUILD.bazel" <<'EOF'
-load("//rules:defs.bzl", "krm_kustomization")
+load("//rules:defs.bzl", "krm_function", "krm_kustomization")
 
 krm_kustomization(
     name = "base",
@@ -55,6 +61,43 @@ krm_kustomization(
     srcs = glob(["other/*.yaml"]),
     dir = "other",
 )
+
+krm_kustomization(
+    name = "fncomp",
+    srcs = glob(["fncomp/*"]),
+    dir = "fncomp",
+    kind = "Component",
+)
+
+[krm_kustomization(
+    name = name,
+    srcs = glob([name + "/*"]),
+    dir = name,
+    deps = [":fncomp"],
+) for name in ["star1", "star2"]]
+
+krm_kustomization(
+    name = "star3",
+    srcs = glob(["star3/*"]),
+    dir = "star3",
+)
+
+sh_binary(
+    name = "mark_bin",
+    srcs = ["mark.sh"],
+)
+
+krm_function(
+    name = "mark",
+    binary = ":mark_bin",
+)
+
+krm_kustomization(
+    name = "fnuser",
+    srcs = glob(["fnuser/*"]),
+    dir = "fnuser",
+    functions = {"./fn/mark": ":mark"},
+)
 EOF
 printf 'resources:\n- configmap.yaml\n' >"$pkg/base/kustomization.yaml"
 # configmap VALUE [INDENT]: a ConfigMap whose data.value is VALUE.
@@ -68,6 +111,43 @@ printf 'namespace: top\nresources:\n- ../mid\npatches:\n- path: patch.yaml\n' >"
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mid-settings\ndata:\n  top: "%s"\n' "top-$nonce" >"$pkg/top/patch.yaml"
 printf 'resources:\n- configmap.yaml\n' >"$pkg/other/kustomization.yaml"
 configmap "other-$nonce" >"$pkg/other/configmap.yaml"
+# starlark_run NAME SCRIPT: a StarlarkRun config running the script file SCRIPT.
+starlark_run() {
+  printf 'apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: %s\npath: %s\n' "$1" "$2"
+}
+printf 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ntransformers:\n- owner.yaml\n' >"$pkg/fncomp/kustomization.yaml"
+starlark_run owner owner.star >"$pkg/fncomp/owner.yaml"
+printf 'load(":lib.star", "OWNER")\nfor r in ctx.resource_list["items"]:\n    r["metadata"].setdefault("labels", {})["owner"] = OWNER\n' >"$pkg/fncomp/owner.star"
+printf 'OWNER = "owner-%s"\n' "$nonce" >"$pkg/fncomp/lib.star"
+for d in star1 star2 star3 fnuser; do configmap "$d-$nonce" >"$pkg/$d/configmap.yaml"; done
+printf 'resources:\n- configmap.yaml\ncomponents:\n- ../fncomp\n' | tee "$pkg/star1/kustomization.yaml" >"$pkg/star2/kustomization.yaml"
+printf 'resources:\n- configmap.yaml\ntransformers:\n- own.yaml\n' >"$pkg/star3/kustomization.yaml"
+starlark_run own own.star >"$pkg/star3/own.yaml"
+# own_star VALUE: star3's script, setting the annotation own to VALUE.
+own_star() {
+  printf 'for r in ctx.resource_list["items"]:\n    r["metadata"].setdefault("annotations", {})["own"] = "%s"\n' "$1"
+}
+own_star "own-$nonce" >"$pkg/star3/own.star"
+printf 'resources:\n- configmap.yaml\ngenerators:\n- mark.yaml\n' >"$pkg/fnuser/kustomization.yaml"
+printf 'apiVersion: example.com/v1\nkind: Mark\nmetadata:\n  name: mark\n  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: ./fn/mark\n' >"$pkg/fnuser/mark.yaml"
+# mark_sh VALUE: the exec function, a generator of the ConfigMap mark with data.value VALUE.
+mark_sh() {
+  cat <<SH
+#!/bin/sh
+cat >/dev/null
+cat <<'OUT'
+apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: mark}
+  data: {value: "$1"}
+OUT
+SH
+}
+mark_sh "mark-$nonce" >"$pkg/mark.sh"
+chmod +x "$pkg/mark.sh"
 
 failures=0
 step=0
@@ -101,7 +181,7 @@ build_and_expect() {
   fi
 }
 
-build_and_expect "first build" base mid top other
+build_and_expect "first build" base mid top other fnuser star1 star2 star3
 
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mid-settings\ndata:\n  top: "%s"\n' "top-edited-$nonce" >"$pkg/top/patch.yaml"
 build_and_expect "edit of a top overlay file" top
@@ -111,6 +191,15 @@ build_and_expect "edit of a base file" base mid top
 
 configmap "base-edited-$nonce" "    " >"$pkg/base/configmap.yaml"
 build_and_expect "reformatting of a base file (same snapshot)" base
+
+own_star "own-edited-$nonce" >"$pkg/star3/own.star"
+build_and_expect "edit of a Starlark script" star3
+
+printf 'OWNER = "owner-edited-%s"\n' "$nonce" >"$pkg/fncomp/lib.star"
+build_and_expect "edit of a .star file a component's script loads" star1 star2
+
+mark_sh "mark-edited-$nonce" >"$pkg/mark.sh"
+build_and_expect "edit of an exec function" fnuser
 
 # The edits show in the manifests.
 bin=$(bazel_ info bazel-bin 2>/dev/null)
@@ -122,6 +211,18 @@ else
   cat "$bin/krm_incrementality/top_manifests.yaml" >&2
   failures=$((failures + 1))
 fi
+
+for check in "star3:own: own-edited-$nonce" "star1:owner: owner-edited-$nonce" \
+  "star2:owner: owner-edited-$nonce" "fnuser:value: mark-edited-$nonce"; do
+  name=${check%%:*}
+  if grep -qF "${check#*:}" "$bin/krm_incrementality/${name}_manifests.yaml"; then
+    echo "ok: $name's manifests have the edit"
+  else
+    echo "FAIL: $name's manifests lack ${check#*:}:" >&2
+    cat "$bin/krm_incrementality/${name}_manifests.yaml" >&2
+    failures=$((failures + 1))
+  fi
+done
 
 if [[ $failures -ne 0 ]]; then
   echo "incrementality test: $failures check(s) failed (logs in $dir)" >&2

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the errors of krm_kustomization that Bazel tests cannot check (a failing build):
-# the fixtures in rules/tests/hermetic (tagged manual) must fail, naming the target to fix.
+# the fixtures in rules/tests/hermetic (tagged manual) must fail, naming the target to fix,
+# and //examples/functions:latest (manual) must fail with its validator's message.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
@@ -45,6 +46,20 @@ expect_failure "$pkg:missing_dep" "add its krm_kustomization target to deps of $
 expect_failure "$pkg:missing_src" "add it to srcs of $pkg:missing_src"
 # srcs without the kustomization file: an analysis error.
 expect_failure "$pkg:no_kustomization_file" "must include the kustomization file of its directory"
+# A Starlark script (path: of a StarlarkRun) not in srcs, and a .star file it loads not in srcs.
+expect_failure "$pkg:missing_star" '"set_owner.star" exists, add it to srcs of '"$pkg:missing_star"
+expect_failure "$pkg:missing_star_load" 'cannot load lib/owner.star' \
+  '"lib/owner.star" exists, add it to srcs of '"$pkg:missing_star_load"
+# An exec function not declared in functions: it does not run, even with its file in srcs.
+expect_failure "$pkg:undeclared_function" 'exec path "./fn/set-owner"' 'is not a declared function' \
+  "add it to the functions attribute of $pkg:undeclared_function" 'functions = {"./fn/set-owner": ":my_function"}'
+# functions: two executables for one path, an absolute path (analysis errors).
+expect_failure //rules/tests/functions:conflicting_functions \
+  "two executables for the exec path rules/tests/functions/app/fn/note: //rules/tests/functions:note"
+expect_failure //rules/tests/functions:absolute_function "exec path \"/usr/bin/note\" must be relative to the kustomization directory"
+# The example validator (a Starlark validator in a component) rejects a :latest image.
+expect_failure //examples/functions:latest 'StarlarkRun \"no-latest\"' \
+  'images must be pinned to a version (not :latest, not untagged): Deployment shop/debug, container shell: busybox:latest; Deployment shop/debug, container setup: alpine'
 
 if [[ $failures -ne 0 ]]; then
   echo "rules test: $failures check(s) failed" >&2

@@ -1,6 +1,6 @@
 """Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
 
-load(":providers.bzl", "KrmKustomizationInfo")
+load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
 load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
 
 KUSTOMIZATION = "Kustomization"
@@ -74,6 +74,55 @@ def _kustomization_file(ctx, dir):
 def _dep_flag(base):
     return "--dep=%s=%s" % (base.dir, base.snapshot.path)
 
+def _has_whitespace(s):
+    for c in [" ", "\t", "\n", "\r"]:
+        if c in s:
+            return True
+    return False
+
+def _split_paths(paths):
+    return [p for p in paths.replace("\t", " ").replace("\n", " ").replace("\r", " ").split(" ") if p]
+
+def _functions(ctx, dir, deps):
+    """The exec functions the render action declares: `functions`, and those of Component deps.
+
+    Returns:
+      A list of struct(path, function): `path` relative to the execution root, `function` a
+      KrmFunctionInfo; one entry per path, sorted by path.
+    """
+    by_path = {}
+    entries = []
+    for target, paths in ctx.attr.functions.items():
+        for written in _split_paths(paths):
+            if written.startswith("/") or written.startswith("~"):
+                fail("functions of %s: exec path %r must be relative to the kustomization directory %r" % (
+                    label_string(ctx.label),
+                    written,
+                    dir,
+                ), attr = "functions")
+            path = normalize_path(_join(dir, written))
+            if path == ".." or path.startswith("../"):
+                fail("functions of %s: exec path %r leaves the workspace" % (label_string(ctx.label), written), attr = "functions")
+            entries.append(struct(path = path, function = target[KrmFunctionInfo]))
+        if not _split_paths(paths):
+            fail("functions of %s: %s maps to no exec path" % (label_string(ctx.label), label_string(target.label)), attr = "functions")
+    for d in deps:
+        entries.extend(d.functions)
+    for e in entries:
+        prev = by_path.get(e.path)
+        if prev and prev.function.executable != e.function.executable:
+            fail("functions of %s: two executables for the exec path %s: %s and %s" % (
+                label_string(ctx.label),
+                e.path,
+                label_string(prev.function.label),
+                label_string(e.function.label),
+            ), attr = "functions")
+        by_path[e.path] = e
+    return [struct(path = p, function = by_path[p].function) for p in sorted(by_path.keys())]
+
+def _function_flag(f):
+    return "--function=%s=%s" % (f.path, f.function.executable.path)
+
 def _krm_kustomization_impl(ctx):
     kind = ctx.attr.kind
     dir = _kustomization_dir(ctx)
@@ -85,6 +134,10 @@ def _krm_kustomization_impl(ctx):
     # direct Kustomization deps, and the bases of the components it names.
     bases = depset(transitive = [d.bases for d in deps])
     dep_inputs = depset(transitive = [d.inputs for d in deps])
+
+    # The exec functions this kustomization's action (or, for a component, its parent's)
+    # runs: only these declared executables may run.
+    functions = _functions(ctx, dir, deps)
 
     if kind == COMPONENT:
         # A component cannot be rendered alone: whoever names it reads its sources.
@@ -98,6 +151,7 @@ def _krm_kustomization_impl(ctx):
             srcs = component_srcs,
             bases = bases,
             inputs = depset(transitive = [component_srcs, dep_inputs]),
+            functions = functions,
         )
         return [
             info,
@@ -118,12 +172,14 @@ def _krm_kustomization_impl(ctx):
     args.add("--hermetic")
     args.add("--load-restrictor", ctx.attr.load_restrictor)
     args.add_all(bases, map_each = _dep_flag)
+    args.add_all([_function_flag(f) for f in functions])
 
     renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
     ctx.actions.run(
         executable = renderer.files_to_run,
         arguments = [args],
         inputs = depset(transitive = [srcs, dep_inputs]),
+        tools = [f.function.files_to_run for f in functions],
         outputs = [snapshot, manifests],
         mnemonic = "KrmRender",
         progress_message = "Rendering kustomization %s (%s)" % (dir, label),
@@ -141,6 +197,7 @@ def _krm_kustomization_impl(ctx):
         # sandbox: the renderer checks that a base directory exists before it looks up
         # its --dep snapshot.
         inputs = depset([snapshot, kustomization_file]),
+        functions = [],
     )
     return [
         info,
@@ -167,6 +224,10 @@ and editing a base re-runs the base and the kustomizations that include it.
 For `kind = "Component"`, there is no action: a component acts on the resources of the
 kustomization that names it, which reads the component's sources directly.
 
+Exec KRM functions run only when declared: `functions` maps `krm_function` targets to the
+exec paths their function configs name; the action gets them as tools and passes
+`--function PATH=EXECUTABLE` to the renderer.
+
 Output groups: `manifests` and `snapshot`. Default outputs: the manifests.
 Provides `KrmKustomizationInfo`.""",
     attrs = {
@@ -187,6 +248,10 @@ Provides `KrmKustomizationInfo`.""",
             default = KUSTOMIZATION,
             values = [KUSTOMIZATION, COMPONENT],
         ),
+        "functions": attr.label_keyed_string_dict(
+            doc = "The executables of the exec KRM functions this kustomization's function configs name: a `krm_function` target maps to the exec path it stands for, exactly as the `config.kubernetes.io/function` annotation writes it (`./fn/set-team`, relative to `dir`); several paths for one target are separated by spaces. The render action runs the declared executable for that path; an exec function whose path is not declared fails the build. For a `Component`, they go to the actions of the kustomizations that name it. (The `krm_kustomization` macro takes the inverse mapping, path to target.)",
+            providers = [KrmFunctionInfo],
+        ),
         "load_restrictor": attr.string(
             doc = "`LoadRestrictionsRootOnly` (default: files must be in or below the kustomization directory) or `LoadRestrictionsNone`, as kustomize's `--load-restrictor`. Not used by a `Component` (its parent's applies).",
             default = "LoadRestrictionsRootOnly",
@@ -196,7 +261,16 @@ Provides `KrmKustomizationInfo`.""",
     toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", **kwargs):
+def _invert_functions(functions):
+    """Turns {exec path: krm_function label} into the rule's {label: "path path..."}."""
+    paths_by_label = {}
+    for path, label in functions.items():
+        if not path or _has_whitespace(path):
+            fail("functions: exec path %r must be non-empty and contain no whitespace" % path)
+        paths_by_label.setdefault(label, []).append(path)
+    return {label: " ".join(paths) for label, paths in paths_by_label.items()}
+
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", functions = {}, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -205,11 +279,15 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
 
     Args:
       name: the target name. Outputs are `<name>.krmsnap` and `<name>_manifests.yaml`.
-      srcs: the kustomization file and every local file it reads (source files).
+      srcs: the kustomization file and every local file it reads (source files), Starlark
+        scripts (`path:` of a `StarlarkRun`) and the `.star` files they load included.
       deps: the `krm_kustomization` targets of the bases and components it names.
       dir: the kustomization directory relative to the package (default `.`).
       kind: `Kustomization` (default) or `Component`.
       load_restrictor: `LoadRestrictionsRootOnly` (default) or `LoadRestrictionsNone`.
+      functions: dict from the exec path of an exec KRM function, exactly as its function
+        config writes it (`./fn/set-team`, relative to `dir`), to the `krm_function` target
+        to run for it. Under Bazel only declared executables run.
       **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to both targets.
     """
     krm_kustomization_rule(
@@ -219,6 +297,7 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
         dir = dir,
         kind = kind,
         load_restrictor = load_restrictor,
+        functions = _invert_functions(functions),
         **kwargs
     )
     if kind != COMPONENT:

@@ -28,5 +28,19 @@ resources and cannot be rendered alone) and the snapshots of the bases it names.
         "srcs": "depset of File: for a `Component`, its `srcs` and those of the components it names, transitively (a parent's render action reads them); for a `Kustomization`, its own `srcs`.",
         "bases": "depset of struct(dir, snapshot, label): the `--dep DIR=SNAPSHOT` pairs that a kustomization including this target passes to the renderer. For a `Kustomization`, one entry: itself. For a `Component`, the entries of its `deps` (its bases, and transitively those of the components it names).",
         "inputs": "depset of File: the files that the render action of a kustomization including this target needs: for a `Kustomization`, its snapshot and kustomization file; for a `Component`, its `srcs` (transitively) and its `deps`' inputs.",
+        "functions": "list of struct(path, function): the exec functions that the render action of a kustomization including this target must declare (`--function PATH=EXECUTABLE`): for a `Component`, its `functions` and those of the components it names, transitively, with `path` relative to the execution root and `function` a `KrmFunctionInfo`; for a `Kustomization`, none (its functions ran in its own action).",
+    },
+)
+
+KrmFunctionInfo = provider(
+    doc = """An executable declared as a KRM function, from a `krm_function` target.
+
+A `krm_kustomization` maps the exec paths of its function configs to these in its
+`functions` attribute; its render action gets the executable (and its runfiles) as a tool
+and runs it for those paths. Under Bazel, only declared executables run.""",
+    fields = {
+        "label": "Label: the `krm_function` target.",
+        "executable": "File: the executable (built for the execution platform).",
+        "files_to_run": "FilesToRunProvider: the executable with its runfiles; render actions list it in `tools`.",
     },
 )

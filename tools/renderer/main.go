@@ -13,6 +13,8 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 )
 
 // version is stamped by the release process; "dev" otherwise.
@@ -24,10 +26,11 @@ kustomize v5.8.2, as a hermetic tool for Bazel (rules_krm).
 Usage:
   krm build DIR [flags]   print the manifests of the kustomization in DIR
   krm render DIR [flags]  render one kustomization into a snapshot (used by the Bazel rules)
+  krm trace OBJECT [flags] show where an object came from, using a provenance manifest
   krm version             print krm's version
   krm help [COMMAND]      show help
 
-Run 'krm help build' for the flags of build.
+Run 'krm help COMMAND' for the flags of a command.
 `
 
 const buildUsage = `Usage: krm build DIR [flags]
@@ -36,6 +39,8 @@ Renders the kustomization in DIR (default ".") and prints the YAML stream on
 stdout, or writes it to the file given by -o. Same output as 'kustomize build DIR'.
 Remote bases and resources (URLs, git) are refused: builds never use the network.
 On error krm prints the error on stderr, exits 1 and leaves no output file.
+With --provenance every object also carries its origin, the transformers that
+changed it and an inputs digest (docs/provenance.md; 'krm help trace').
 
 Flags:
 `
@@ -54,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runBuild(args[1:], stdout, stderr)
 	case "render":
 		return runRender(args[1:], stderr)
+	case "trace":
+		return runTrace(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "krm %s (kustomize v5.8.2 compatible)\n", version)
 		return 0
@@ -66,6 +73,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			renderFlags(stderr).fs.Usage()
 			return 0
 		}
+		if len(args) > 1 && args[1] == "trace" {
+			traceFlags(stderr).fs.Usage()
+			return 0
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -76,7 +87,43 @@ func run(args []string, stdout, stderr io.Writer) int {
 type buildOptions struct {
 	output         string
 	loadRestrictor string
+	prov           provenanceFlags
 	fs             *pflag.FlagSet
+}
+
+// provenanceFlags are the flags build and render share for provenance.
+type provenanceFlags struct {
+	enabled       bool
+	manifest      string
+	workspaceRoot string
+	labelMap      []string
+}
+
+func (p *provenanceFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&p.enabled, "provenance", false,
+		"annotate every object with its origin, the transformers that changed it and its inputs digest (docs/provenance.md)")
+	fs.StringVar(&p.manifest, "provenance-manifest", "", "write the provenance manifest (JSON) to this file; implies --provenance")
+	fs.StringVar(&p.workspaceRoot, "workspace-root", "", "provenance paths are relative to this directory (default: the current directory)")
+	fs.StringArrayVar(&p.labelMap, "label-map", nil, "DIR=LABEL: the Bazel label of the kustomization in DIR, recorded in provenance (repeatable)")
+}
+
+// options returns the provenance options, or nil when provenance is off.
+func (p *provenanceFlags) options() (*provenance.Options, error) {
+	if !p.enabled && p.manifest == "" {
+		if p.workspaceRoot != "" || len(p.labelMap) > 0 {
+			return nil, fmt.Errorf("--workspace-root and --label-map need --provenance")
+		}
+		return nil, nil
+	}
+	o := &provenance.Options{WorkspaceRoot: p.workspaceRoot, Labels: map[string]string{}}
+	for _, m := range p.labelMap {
+		dir, label, ok := strings.Cut(m, "=")
+		if !ok || dir == "" || label == "" {
+			return nil, fmt.Errorf("--label-map %q: want DIR=LABEL", m)
+		}
+		o.Labels[dir] = label
+	}
+	return o, nil
 }
 
 func buildFlags(stderr io.Writer) *buildOptions {
@@ -85,6 +132,7 @@ func buildFlags(stderr io.Writer) *buildOptions {
 	o.fs.StringVarP(&o.output, "output", "o", "", "write the manifests to this file instead of stdout")
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly,
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
+	o.prov.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		o.fs.PrintDefaults()
@@ -113,10 +161,22 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error: krm build takes at most one directory")
 		return 2
 	}
-	out, err := build.Build(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor})
+	prov, err := o.prov.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov}, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
+	}
+	out := res.Manifests
+	if o.prov.manifest != "" {
+		if err := emit.WriteFileAtomic(o.prov.manifest, res.ProvenanceManifest); err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			return 1
+		}
 	}
 	if o.output == "" {
 		if _, err := stdout.Write(out); err != nil {
@@ -147,6 +207,7 @@ type renderOptions struct {
 	snapshot, manifests, label, loadRestrictor string
 	deps                                       []string
 	hermetic                                   bool
+	prov                                       provenanceFlags
 	fs                                         *pflag.FlagSet
 }
 
@@ -159,6 +220,8 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.StringVar(&o.label, "label", "", "the Bazel label being built, named in errors and recorded in the snapshot")
 	o.fs.BoolVar(&o.hermetic, "hermetic", false, "fail when a base directory has no --dep snapshot instead of reading its sources")
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
+	addFunctionFlag(o.fs) // functions_flags.go
+	o.prov.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, renderUsage)
 		o.fs.PrintDefaults()
@@ -189,8 +252,16 @@ func runRender(args []string, stderr io.Writer) int {
 		}
 		deps[dir] = file
 	}
+	if code := declareFunctions(o.fs, o.hermetic, o.label, stderr); code != 0 {
+		return code
+	}
+	prov, err := o.prov.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
 	res, err := build.Render(filesys.MakeFsOnDisk(), o.fs.Arg(0), build.Options{
-		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label,
+		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
 	}, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
@@ -206,5 +277,127 @@ func runRender(args []string, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if o.prov.manifest != "" {
+		if err := emit.WriteFileAtomic(o.prov.manifest, res.ProvenanceManifest); err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			return 1
+		}
+	}
 	return 0
+}
+
+const traceUsage = `Usage: krm trace OBJECT --provenance-manifest FILE [flags]
+
+Shows where an object came from: its source file and line span (or the
+generator that made it), each transformer that changed it with the file that
+configured it and the files it read, and whether the object was rendered
+from the inputs the provenance manifest records.
+
+OBJECT is one of:
+  FILE or -        the object as the cluster returns it (kubectl get -o yaml
+                   or -o json; a List traces each item). Server-added fields
+                   (status, managedFields, uid, ...) are ignored; its
+                   provenance.rules-krm.dev/inputs-digest annotation is
+                   compared with the manifest.
+  KIND[.GROUP]/[NAMESPACE/]NAME
+                   an object named by ID (no digest comparison).
+
+Exit status: 0 found (and, for a live object, its digest matches), 3 a live
+object's digest does not match or it has none, 1 an error (not found, bad
+input), 2 a usage error.
+
+Flags:
+`
+
+type traceOptions struct {
+	manifest, workspaceRoot string
+	fs                      *pflag.FlagSet
+}
+
+func traceFlags(stderr io.Writer) *traceOptions {
+	o := &traceOptions{fs: pflag.NewFlagSet("trace", pflag.ContinueOnError)}
+	o.fs.SetOutput(stderr)
+	o.fs.StringVarP(&o.manifest, "provenance-manifest", "m", "", "the provenance manifest written by krm build/render (required)")
+	o.fs.StringVar(&o.workspaceRoot, "workspace-root", "", "also report which of the object's input files changed since the render (paths in the manifest are relative to this directory)")
+	o.fs.Usage = func() {
+		fmt.Fprint(stderr, traceUsage)
+		o.fs.PrintDefaults()
+	}
+	return o
+}
+
+func runTrace(args []string, stdout, stderr io.Writer) int {
+	return runTraceIn(args, os.Stdin, stdout, stderr)
+}
+
+func runTraceIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o := traceFlags(stderr)
+	if err := o.fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		o.fs.Usage()
+		return 2
+	}
+	if o.fs.NArg() != 1 || o.manifest == "" {
+		fmt.Fprintln(stderr, "Error: krm trace needs one OBJECT and --provenance-manifest FILE (see krm help trace)")
+		return 2
+	}
+	arg := o.fs.Arg(0)
+	var queries []trace.Query
+	if arg == "-" {
+		in, err := io.ReadAll(stdin)
+		if err == nil {
+			queries, err = trace.ParseObjects(in)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			return 1
+		}
+	} else if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+		in, err := os.ReadFile(arg)
+		if err == nil {
+			queries, err = trace.ParseObjects(in)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: %s: %v\n", arg, err)
+			return 1
+		}
+	} else {
+		q, err := trace.ParseID(arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: no file %s, and not an object ID: %v\n", arg, err)
+			return 2
+		}
+		queries = []trace.Query{q}
+	}
+	data, err := os.ReadFile(o.manifest)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	man, err := provenance.ReadManifest(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %s: %v\n", o.manifest, err)
+		return 1
+	}
+	opts := trace.Options{FS: filesys.MakeFsOnDisk(), WorkspaceRoot: o.workspaceRoot}
+	code := 0
+	for i, q := range queries {
+		r, err := trace.Trace(man, q, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			code = 1
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		trace.Print(stdout, r)
+		if (r.Status == trace.Mismatch || r.Status == trace.NoDigest) && code == 0 {
+			code = 3
+		}
+	}
+	return code
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -22,6 +23,9 @@ type Accumulation struct {
 	Resources resmap.ResMap
 	Config    *fieldspec.Config
 	Vars      types.VarSet
+	// Provenance is the provenance of Resources as read from a snapshot,
+	// until the build that reads it attaches it to its tracker.
+	Provenance *provenance.SnapshotData
 }
 
 // NewAccumulation returns an empty accumulation.

@@ -7,7 +7,10 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/plugin"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 )
 
 // configured is a generator or transformer made from a config object, with
@@ -16,6 +19,10 @@ type configured struct {
 	plugin resmap.Configurable
 	origin *resource.Origin
 	id     string
+	// step and rec are its provenance step and the loader recording what
+	// it reads (provenance only).
+	step *provenance.Step
+	rec  *load.Recorder
 }
 
 // pluginConfigs reads the objects named by a generators/transformers/validators
@@ -48,7 +55,7 @@ func (t *Target) pluginConfigs(entries []string) (resmap.ResMap, error) {
 	return acc.Resources, nil
 }
 
-func (t *Target) configurePlugins(entries []string) ([]configured, error) {
+func (t *Target) configurePlugins(entries []string, generator bool) ([]configured, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
@@ -58,7 +65,11 @@ func (t *Target) configurePlugins(entries []string) ([]configured, error) {
 	}
 	var out []configured
 	for _, res := range m.Resources() {
-		p, err := plugin.Configure(res, t.helpers())
+		h := t.helpers()
+		if t.env.Prov != nil {
+			h = t.recordingHelpers()
+		}
+		p, err := plugin.Configure(res, h)
 		if err != nil {
 			return nil, err
 		}
@@ -66,13 +77,41 @@ func (t *Target) configurePlugins(entries []string) ([]configured, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, configured{plugin: p, origin: o, id: res.OrgId().String()})
+		c := configured{plugin: p, origin: o, id: res.OrgId().String()}
+		if tk := t.env.Prov; tk != nil {
+			c.step, err = t.pluginStep(res, generator)
+			if err != nil {
+				return nil, err
+			}
+			c.rec = recorderOf(h)
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }
 
+// pluginStep is the provenance step of the plugin configured by res: it is
+// configured in the file res was read from (or this kustomization file for
+// an inline config), by res without kustomize's bookkeeping annotations.
+func (t *Target) pluginStep(res *resource.Resource, generator bool) (*provenance.Step, error) {
+	tk := t.env.Prov
+	in := tk.OriginFile(res)
+	if in == nil {
+		in = t.kustFile()
+	}
+	n := res.RNode.Copy()
+	if _, err := krmfn.StripHidden(n); err != nil {
+		return nil, err
+	}
+	y, err := n.String()
+	if err != nil {
+		return nil, err
+	}
+	return tk.NewStep(res.GetKind(), res.GetName(), in, t.label(), 0, []byte(y), plugin.IsBuiltin(res), generator), nil
+}
+
 func (t *Target) externalGenerators() ([]configured, error) {
-	gs, err := t.configurePlugins(t.kust.Generators)
+	gs, err := t.configurePlugins(t.kust.Generators, true)
 	if err != nil {
 		return nil, fmt.Errorf("loading generator plugins: %w", err)
 	}
@@ -85,7 +124,7 @@ func (t *Target) externalGenerators() ([]configured, error) {
 }
 
 func (t *Target) externalTransformers(entries []string) ([]configured, error) {
-	ts, err := t.configurePlugins(entries)
+	ts, err := t.configurePlugins(entries, false)
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +143,19 @@ func (t *Target) runValidators(acc *Accumulation) error {
 	if err != nil {
 		return err
 	}
-	for _, v := range vs {
+	for i, v := range vs {
+		var was []*resource.Resource
+		if t.env.Prov != nil {
+			v.step.Validator, v.step.Ordinal = true, i
+			was = t.env.Prov.Before(acc.Resources)
+		}
 		before := acc.Resources.DeepCopy()
 		if err := v.plugin.(resmap.Transformer).Transform(acc.Resources); err != nil {
 			return err
+		}
+		if t.env.Prov != nil {
+			// A validator may add its validated-by label.
+			t.recordStep(acc.Resources, was, v.step, v.rec, nil, false)
 		}
 		after := acc.Resources.DeepCopy()
 		for _, r := range after.Resources() {

@@ -17,6 +17,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/generate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
 )
 
@@ -42,6 +43,8 @@ type Env struct {
 	// uses counts the lookups each base directory will get (CountBaseUses),
 	// so a cached accumulation is handed out itself on its last use.
 	uses map[string]int
+	// Prov records provenance; nil (the default) records nothing.
+	Prov *provenance.Tracker
 }
 
 // Prebuilt looks up the rendered accumulation of a base directory.
@@ -158,7 +161,14 @@ func (t *Target) builtinOrigin(kind string) *resource.Origin {
 }
 
 func (t *Target) runGenerators(acc *Accumulation) error {
-	gens, err := generate.Builtins(&t.kust.Kustomization, t.helpers())
+	tk := t.env.Prov
+	var gens []generate.Generator
+	var err error
+	if tk == nil {
+		gens, err = generate.Builtins(&t.kust.Kustomization, t.helpers())
+	} else {
+		gens, err = generate.BuiltinsEach(&t.kust.Kustomization, t.recordingHelpers)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
@@ -166,17 +176,30 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		g      resmap.Generator
 		origin *resource.Origin
 		name   string
+		step   *provenance.Step
+		rec    *load.Recorder
 	}
 	var all []gen
 	for _, g := range gens {
-		all = append(all, gen{g.Generator, t.builtinOrigin(g.Kind), g.Kind})
+		x := gen{g: g.Generator, origin: t.builtinOrigin(g.Kind), name: g.Kind}
+		if tk != nil {
+			x.step = tk.NewStep(g.Kind, "", t.kustFile(), t.label(), len(all), g.Config, true, true)
+			if g.Redacted != nil {
+				x.step.SetRedacted(g.Redacted)
+			}
+			x.rec = recorderOf(g.Helpers)
+		}
+		all = append(all, x)
 	}
 	external, err := t.externalGenerators()
 	if err != nil {
 		return err
 	}
 	for _, g := range external {
-		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id})
+		if g.step != nil {
+			g.step.Ordinal = len(all)
+		}
+		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id, g.step, g.rec})
 	}
 	for _, g := range all {
 		m, err := g.g.Generate()
@@ -188,15 +211,71 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 				return fmt.Errorf("adding origin annotations for generator %v: %w", g.name, err)
 			}
 		}
+		var before []*resource.Resource
+		if tk != nil {
+			before = tk.Before(acc.Resources)
+		}
 		if err := acc.Resources.AbsorbAll(m); err != nil {
 			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
+		}
+		if tk != nil {
+			// AbsorbAll adds or replaces resources, never edits one in place.
+			t.recordStep(acc.Resources, before, g.step, g.rec, nil, true)
 		}
 	}
 	return nil
 }
 
+// recordStep records what step s (which read files through rec) did to m.
+// scoped says that s can have changed in place only the resources in
+// scope (generators change none: they add or replace).
+func (t *Target) recordStep(m resmap.ResMap, before []*resource.Resource, s *provenance.Step, rec *load.Recorder, scope []*resource.Resource, scoped bool) {
+	if rec != nil {
+		t.env.Prov.AddReads(s, rec.Reads())
+	}
+	if scoped {
+		t.env.Prov.AfterScoped(m, before, s, scope)
+	} else {
+		t.env.Prov.After(m, before, s)
+	}
+}
+
+// recordingHelpers are plugin helpers whose loader records what it reads.
+func (t *Target) recordingHelpers() *resmap.PluginHelpers {
+	return resmap.NewPluginHelpers(load.NewRecorder(t.ldr), t.env.Validator, t.env.Factory, t.env.Plugins)
+}
+
+func recorderOf(h *resmap.PluginHelpers) *load.Recorder {
+	if h == nil {
+		return nil
+	}
+	r, _ := h.Loader().(*load.Recorder)
+	return r
+}
+
+// label is the Bazel label of this kustomization, if known.
+func (t *Target) label() string { return t.env.Prov.Label(t.ldr.Root()) }
+
+// ProvenanceStep is a provenance step for a builtin transformer of kind
+// configured by this kustomization file with config (provenance only).
+func (t *Target) ProvenanceStep(kind string, config []byte) *provenance.Step {
+	return t.env.Prov.NewStep(kind, "", t.kustFile(), t.label(), -1, config, true, false)
+}
+
+// kustFile is this kustomization file, for provenance.
+func (t *Target) kustFile() *provenance.File {
+	return t.env.Prov.File(filepath.Join(t.ldr.Root(), t.kust.FileName), t.kust.Content)
+}
+
 func (t *Target) runTransformers(acc *Accumulation) error {
-	ts, err := transform.Builtins(&t.kust.Kustomization, acc.Config, t.helpers())
+	tk := t.env.Prov
+	var ts []transform.Transformer
+	var err error
+	if tk == nil {
+		ts, err = transform.Builtins(&t.kust.Kustomization, acc.Config, t.helpers())
+	} else {
+		ts, err = transform.BuiltinsEach(&t.kust.Kustomization, acc.Config, t.recordingHelpers)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
@@ -205,20 +284,42 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		origin *resource.Origin
 		name   string
 		steps  int
+		prov   *provenance.Step
+		rec    *load.Recorder
+		scope  func(resmap.ResMap) ([]*resource.Resource, error)
 	}
 	var all []step
 	for _, tr := range ts {
-		all = append(all, step{tr.Transformer, t.builtinOrigin(tr.Kind), tr.Field, tr.Steps})
+		s := step{t: tr.Transformer, origin: t.builtinOrigin(tr.Kind), name: tr.Field, steps: tr.Steps}
+		if tk != nil {
+			s.prov = tk.NewStep(tr.Kind, "", t.kustFile(), t.label(), len(all), tr.Config, true, false)
+			s.rec = recorderOf(tr.Helpers)
+			s.scope = tr.Scope
+		}
+		all = append(all, s)
 	}
 	external, err := t.externalTransformers(t.kust.Transformers)
 	if err != nil {
 		return err
 	}
 	for _, tr := range external {
-		all = append(all, step{tr.plugin.(resmap.Transformer), tr.origin, tr.id, 1})
+		if tr.step != nil {
+			tr.step.Ordinal = len(all)
+		}
+		all = append(all, step{tr.plugin.(resmap.Transformer), tr.origin, tr.id, 1, tr.step, tr.rec, nil})
 	}
 	m := acc.Resources
 	for _, s := range all {
+		var before, scope []*resource.Resource
+		scoped := false
+		if tk != nil {
+			before = tk.Before(m)
+			if s.scope != nil {
+				var err error
+				scope, err = s.scope(m)
+				scoped = err == nil
+			}
+		}
 		if err := s.t.Transform(m); err != nil {
 			return fmt.Errorf("%s: %s: %w", t.kustPath(), s.name, err)
 		}
@@ -228,6 +329,9 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 			}
 		}
 		m.DropEmpties()
+		if tk != nil {
+			t.recordStep(m, before, s.prov, s.rec, scope, scoped)
+		}
 	}
 	return nil
 }
@@ -285,6 +389,12 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 					return nil, err
 				}
 			}
+			if t.env.Prov != nil {
+				if err := t.env.Prov.Import(pre.Resources.Resources(), pre.Provenance); err != nil {
+					return nil, fmt.Errorf("base '%s': %w", path, err)
+				}
+			}
+			pre.Provenance = nil
 			if err := acc.Merge(pre); err != nil {
 				return nil, fmt.Errorf("recursed merging from path '%s': %w", ldr.Root(), err)
 			}
@@ -335,9 +445,20 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 }
 
 func (t *Target) accumulateFile(acc *Accumulation, path string) error {
-	m, err := t.env.Factory.FromFile(t.ldr, path)
+	var ldr ifc.Loader = t.ldr
+	var rec *load.Recorder
+	if t.env.Prov != nil {
+		rec = load.NewRecorder(t.ldr)
+		ldr = rec
+	}
+	m, err := t.env.Factory.FromFile(ldr, path)
 	if err != nil {
 		return fmt.Errorf("accumulating resources from '%s': %w", path, err)
+	}
+	if rec != nil {
+		if reads := rec.Reads(); len(reads) == 1 {
+			t.env.Prov.AddResources(m.Resources(), reads[0].Path, reads[0].Content, t.label())
+		}
 	}
 	if t.origin != nil {
 		anno, err := t.origin.Append(path).String()
@@ -430,6 +551,9 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 	if left > 0 {
 		t.env.memo[root] = cached
 		pre = cached.DeepCopy()
+		if t.env.Prov != nil {
+			t.env.Prov.CopyRecords(cached.Resources.Resources(), pre.Resources.Resources())
+		}
 	} else {
 		delete(t.env.memo, root)
 	}

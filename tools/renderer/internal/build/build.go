@@ -6,8 +6,10 @@ package build
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"sigs.k8s.io/kustomize/api/hasher"
+	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -18,6 +20,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 )
 
@@ -40,6 +43,10 @@ type Options struct {
 	Label string
 	// Prebuilt, when set, supplies bases instead of Deps.
 	Prebuilt accumulate.Prebuilt
+	// Provenance, when set, annotates every object with its provenance and
+	// produces a provenance manifest (docs/provenance.md). Snapshots then
+	// carry provenance too, and bases read from snapshots must have it.
+	Provenance *provenance.Options
 }
 
 // Result is what Render produces.
@@ -48,6 +55,8 @@ type Result struct {
 	Snapshot []byte
 	// Manifests is the final YAML stream.
 	Manifests []byte
+	// ProvenanceManifest is the provenance manifest (JSON), with Options.Provenance.
+	ProvenanceManifest []byte
 }
 
 // nesting counts Render calls in progress. kyaml's OpenAPI schema is
@@ -94,6 +103,16 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	env := NewEnv()
 	env.Hermetic, env.Label = opts.Hermetic, opts.Label
 	env.Memoize = !opts.Hermetic
+	if opts.Provenance != nil {
+		if env.Prov, err = provenance.New(fsys, *opts.Provenance); err != nil {
+			return nil, err
+		}
+		if opts.Label != "" {
+			if err := env.Prov.SetDefaultLabel(ldr.Root(), opts.Label); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if opts.Prebuilt != nil {
 		env.Prebuilt = opts.Prebuilt
 	} else if len(opts.Deps) > 0 {
@@ -135,23 +154,49 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		if kind == "" {
 			kind = types.KustomizationKind
 		}
-		res.Snapshot, err = snapshot.Encode(acc, snapshot.Header{
+		h := snapshot.Header{
 			KustomizationKind: kind,
 			Label:             opts.Label,
 			SortOptions:       k.SortOptions,
 			BuildMetadata:     k.BuildMetadata,
-		})
+		}
+		if env.Prov != nil {
+			h.Provenance = env.Prov.Export(acc.Resources.Resources())
+		}
+		res.Snapshot, err = snapshot.Encode(acc, h)
 		if err != nil {
 			return nil, err
 		}
 	}
-	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)); err != nil {
+	helpers := resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)
+	if env.Prov != nil {
+		err = finish.RunObserved(acc, helpers, env.Prov)
+	} else {
+		err = finish.Run(acc, helpers)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := emit.Prepare(acc.Resources, emit.Options{SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata}); err != nil {
 		return nil, err
 	}
-	if res.Manifests, err = emit.YAML(acc.Resources); err != nil {
+	if env.Prov != nil && slices.Contains(k.BuildMetadata, types.ManagedByLabelOption) {
+		// emit.Prepare labelled every object.
+		env.Prov.AddToAll(acc.Resources, t.ProvenanceStep("LabelTransformer",
+			[]byte(konfig.ManagedbyLabelKey+": "+emit.ManagedByValue+"\n")))
+	}
+	if env.Prov == nil {
+		if res.Manifests, err = emit.YAML(acc.Resources); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	fin, err := env.Prov.Finish(acc.Resources, provenance.Top{Dir: ldr.Root(), Label: opts.Label})
+	if err != nil {
+		return nil, err
+	}
+	res.ProvenanceManifest = fin.Manifest
+	if res.Manifests, err = emit.YAMLWith(acc.Resources, fin.Print); err != nil {
 		return nil, err
 	}
 	return res, nil

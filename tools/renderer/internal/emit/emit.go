@@ -3,12 +3,16 @@
 package emit
 
 import (
+	"bytes"
 	"fmt"
 
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // ManagedByValue is the value of app.kubernetes.io/managed-by that
@@ -63,4 +67,30 @@ func Prepare(m resmap.ResMap, o Options) error {
 // YAML prints m as a `---`-separated stream.
 func YAML(m resmap.ResMap) ([]byte, error) {
 	return m.AsYaml()
+}
+
+// Post rewrites the printed form y of r, the i-th object.
+type Post func(i int, r *resource.Resource, y []byte) ([]byte, error)
+
+// YAMLWith is YAML with post applied to each object's printed form
+// (concurrently for different objects).
+func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
+	if rm, ok := m.(*resourcemap.Map); ok {
+		return rm.AsYamlWith(post)
+	}
+	var b bytes.Buffer
+	for i, r := range m.Resources() {
+		y, err := r.AsYAML()
+		if err == nil {
+			y, err = post(i, r, y)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.CurId(), err)
+		}
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.Write(y)
+	}
+	return b.Bytes(), nil
 }

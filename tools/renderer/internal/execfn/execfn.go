@@ -19,10 +19,16 @@
 //	  owner: team-a
 //
 // The path is resolved against the kustomization directory through its
-// loader, so load restrictions apply and, under Bazel, a missing file is
-// reported with the srcs to add it to. Absolute paths are refused and
+// loader, so load restrictions apply. Absolute paths are refused and
 // neither $PATH nor kustomize's $XDG_CONFIG_HOME plugin directories are
-// searched. Container functions are refused: build the function with Bazel
+// searched.
+//
+// Declare replaces paths with declared executables (krm render
+// --function PATH=EXECUTABLE; under Bazel, the krm_function targets of a
+// krm_kustomization's functions attribute): a function whose path resolves
+// to a declared PATH runs EXECUTABLE, and nothing needs to exist at PATH.
+// With Declarations.Only (krm render --hermetic), a function whose path is
+// not declared is an error naming the path and the attribute to add it to. Container functions are refused: build the function with Bazel
 // and name the binary with exec.
 //
 // The executable runs in the kustomization directory with an environment
@@ -83,7 +89,8 @@ type Plugin struct {
 	h        *resmap.PluginHelpers
 	name     string
 	fnConfig *yaml.RNode
-	path     string
+	path     string // the executable, absolute
+	display  string // the executable as named in messages
 	args     []string
 	env      []string
 }
@@ -123,6 +130,17 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 		return fmt.Errorf("%s: exec path %q must be relative to the kustomization directory ($PATH and absolute paths are not used)", p.name, rel)
 	}
 	ldr := h.Loader()
+	p.args, p.env = spec.Exec.Args, environment(spec.Exec.Env)
+	d, err := lookupDeclared(p.name, ldr.Root(), rel)
+	if err != nil {
+		return err
+	}
+	if d != nil {
+		// A declared executable (krm render --function) stands for the
+		// path: nothing needs to exist there.
+		p.path, p.display = d.exe, d.given
+		return nil
+	}
 	abs := filepath.Join(ldr.Root(), rel)
 	if r, ok := ldr.(resolver); ok {
 		if abs, err = r.Resolve(rel); err != nil {
@@ -139,8 +157,7 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
 		return fmt.Errorf("%s: exec path %q is not an executable file", p.name, rel)
 	}
-	p.path, p.args = abs, spec.Exec.Args
-	p.env = environment(spec.Exec.Env)
+	p.path, p.display = abs, abs
 	return nil
 }
 
@@ -203,7 +220,7 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = &stdin, &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		var msg strings.Builder
-		fmt.Fprintf(&msg, "%s: function %s failed: %v", p.name, p.path, err)
+		fmt.Fprintf(&msg, "%s: function %s failed: %v", p.name, p.display, err)
 		if results := errorResults(stdout.Bytes()); results != "" {
 			fmt.Fprintf(&msg, "\nresults:\n%s", results)
 		}
@@ -217,7 +234,7 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	}
 	outItems, _, err := parseResourceList(stdout.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("%s: function %s wrote malformed output: %w", p.name, p.path, err)
+		return nil, fmt.Errorf("%s: function %s wrote malformed output: %w", p.name, p.display, err)
 	}
 	used := make([]bool, len(items))
 	outs := make([]krmfn.Output, 0, len(outItems))

@@ -11,13 +11,29 @@ import (
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 )
 
+// Observer learns which objects the finishing steps made an object depend
+// on (provenance).
+type Observer interface {
+	// Referred: a name reference in referrer was resolved to referral.
+	Referred(referrer, referral *resource.Resource)
+	// VarUsed: $(name) in r was replaced by value, read from source.
+	VarUsed(r *resource.Resource, name string, source *resource.Resource, value interface{})
+}
+
 // Run applies the finishing steps to acc in place.
 func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers) error {
+	return RunObserved(acc, h, nil)
+}
+
+// RunObserved is Run telling obs (when not nil) what each object came to
+// depend on.
+func RunObserved(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs Observer) error {
 	hash := builtins.NewHashTransformerPlugin()
 	if err := hash.Config(h, nil); err != nil {
 		return err
@@ -25,10 +41,10 @@ func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers) error {
 	if err := hash.Transform(acc.Resources); err != nil {
 		return err
 	}
-	if err := fixNameReferences(acc.Resources, acc.Config.NameReference); err != nil {
+	if err := fixNameReferences(acc.Resources, acc.Config.NameReference, obs); err != nil {
 		return err
 	}
-	if err := resolveVars(acc); err != nil {
+	if err := resolveVars(acc, obs); err != nil {
 		return err
 	}
 	return dropLocalConfig(acc.Resources)
@@ -52,20 +68,26 @@ func dropLocalConfig(m resmap.ResMap) error {
 }
 
 // resolveVars substitutes $(VAR) references with the values vars read.
-func resolveVars(acc *accumulate.Accumulation) error {
+func resolveVars(acc *accumulate.Accumulation, obs Observer) error {
 	vars := acc.Vars.AsSlice()
 	if len(vars) == 0 {
 		return nil
 	}
 	values := map[string]interface{}{}
+	sources := map[string]*resource.Resource{}
 	for _, v := range vars {
-		val, err := varValue(acc.Resources, v)
+		val, src, err := varValue(acc.Resources, v)
 		if err != nil {
 			return err
 		}
 		values[v.Name] = val
+		sources[v.Name] = src
 	}
-	unused, err := substituteVars(acc.Resources, values, acc.Config.VarReference)
+	var used func(r *resource.Resource, name string)
+	if obs != nil {
+		used = func(r *resource.Resource, name string) { obs.VarUsed(r, name, sources[name], values[name]) }
+	}
+	unused, err := substituteVars(acc.Resources, values, acc.Config.VarReference, used)
 	if err != nil {
 		return err
 	}
@@ -75,7 +97,7 @@ func resolveVars(acc *accumulate.Accumulation) error {
 	return nil
 }
 
-func varValue(m resmap.ResMap, v types.Var) (interface{}, error) {
+func varValue(m resmap.ResMap, v types.Var) (interface{}, *resource.Resource, error) {
 	for _, r := range m.Resources() {
 		for _, name := range r.GetRefVarNames() {
 			if name != v.Name {
@@ -83,10 +105,10 @@ func varValue(m resmap.ResMap, v types.Var) (interface{}, error) {
 			}
 			s, err := r.GetFieldValue(v.FieldRef.FieldPath)
 			if err != nil {
-				return "", fmt.Errorf("field specified in var '%v' not found in corresponding resource", v)
+				return "", nil, fmt.Errorf("field specified in var '%v' not found in corresponding resource", v)
 			}
-			return s, nil
+			return s, r, nil
 		}
 	}
-	return "", fmt.Errorf("var '%v' cannot be mapped to a field in the set of known resources", v)
+	return "", nil, fmt.Errorf("var '%v' cannot be mapped to a field in the set of known resources", v)
 }

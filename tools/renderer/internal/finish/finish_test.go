@@ -347,7 +347,7 @@ func TestNameReferencesMatchKustomize(t *testing.T) {
 
 			ours := acc.DeepCopy()
 			addHashes(t, ours.Resources, h)
-			errOurs := fixNameReferences(ours.Resources, ours.Config.NameReference)
+			errOurs := fixNameReferences(ours.Resources, ours.Config.NameReference, nil)
 
 			theirs := resmap.New()
 			for _, r := range acc.DeepCopy().Resources.Resources() {
@@ -399,7 +399,7 @@ func TestNameReferencesMatchKustomize(t *testing.T) {
 func TestNameReferencesByHand(t *testing.T) {
 	acc, h := accumulateTree(t, nameRefCases[0].files, "/r/app")
 	addHashes(t, acc.Resources, h)
-	if err := fixNameReferences(acc.Resources, acc.Config.NameReference); err != nil {
+	if err := fixNameReferences(acc.Resources, acc.Config.NameReference, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := yamlOf(t, acc.Resources)
@@ -429,7 +429,7 @@ func TestNameReferencesByHand(t *testing.T) {
 		t.Logf("result:\n%s", out)
 	}
 	// Nothing to do without back references.
-	if err := fixNameReferences(acc.Resources, nil); err != nil {
+	if err := fixNameReferences(acc.Resources, nil, nil); err != nil {
 		t.Errorf("nil back references: %v", err)
 	}
 }

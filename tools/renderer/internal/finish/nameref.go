@@ -19,7 +19,7 @@ import (
 // to that object's final name. It follows kustomize's name-reference
 // semantics (filters/nameref) but looks candidates up by previous name
 // instead of scanning every object for every field, which keeps it linear.
-func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences) error {
+func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, obs Observer) error {
 	if backRefs == nil {
 		return nil
 	}
@@ -54,7 +54,7 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences) e
 			return err
 		}
 		for i, spec := range w.specs {
-			u := &nameUpdate{idx: idx, ref: ref, target: w.gvks[i], path: spec.Path}
+			u := &nameUpdate{idx: idx, ref: ref, target: w.gvks[i], path: spec.Path, obs: obs}
 			spec.Gvk = w.res.GetGvk()
 			if err := w.res.PipeE(fsfilter.Filter{FieldSpec: spec, SetValue: u.set}); err != nil {
 				return fmt.Errorf("updating name reference in '%s' field of '%s': %w", spec.Path, ref.id, err)
@@ -141,6 +141,7 @@ type nameUpdate struct {
 	ref    *referrerCtx
 	target resid.Gvk
 	path   string
+	obs    Observer
 }
 
 func (u *nameUpdate) set(node *yaml.RNode) error {
@@ -181,6 +182,9 @@ func (u *nameUpdate) setScalar(node *yaml.RNode) error {
 	referral, err := u.selectReferral(old, func(i int) bool { return true }, allNamesEqual)
 	if err != nil || referral == nil {
 		return err
+	}
+	if u.obs != nil {
+		u.obs.Referred(u.ref.res, referral)
 	}
 	if referral.GetName() == old {
 		return nil
@@ -224,6 +228,9 @@ func (u *nameUpdate) setMapping(node *yaml.RNode) error {
 	referral, err := u.selectReferral(old, inNamespace, allNamesAndNamespacesEqual)
 	if err != nil || referral == nil {
 		return err
+	}
+	if u.obs != nil {
+		u.obs.Referred(u.ref.res, referral)
 	}
 	if referral.GetName() == old && referral.GetNamespace() == "" {
 		return nil

@@ -4,6 +4,7 @@ package generate
 
 import (
 	"fmt"
+	"strings"
 
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -14,27 +15,47 @@ import (
 // Generator is one configured generator and the builtin kind that made it.
 type Generator struct {
 	Kind string
+	// Config is the configuration it was given (YAML).
+	Config []byte
+	// Redacted, for a SecretGenerator, is its configuration without any
+	// secret value (literal values dropped, keys and file names kept).
+	Redacted []byte
+	// Helpers are the helpers it was configured with (and reads files through).
+	Helpers *resmap.PluginHelpers
 	resmap.Generator
 }
 
 // Builtins returns the generators declared by k, ConfigMaps first, then Secrets.
 func Builtins(k *types.Kustomization, h *resmap.PluginHelpers) ([]Generator, error) {
+	return BuiltinsEach(k, func() *resmap.PluginHelpers { return h })
+}
+
+// BuiltinsEach is Builtins with helpers made by newHelpers for each generator.
+func BuiltinsEach(k *types.Kustomization, newHelpers func() *resmap.PluginHelpers) ([]Generator, error) {
 	var out []Generator
 	for _, args := range k.ConfigMapGenerator {
 		args.Options = types.MergeGlobalOptionsIntoLocal(args.Options, k.GeneratorOptions)
 		p := builtins.NewConfigMapGeneratorPlugin()
-		if err := configure(p, h, struct{ types.ConfigMapArgs }{args}, "ConfigMapGenerator"); err != nil {
+		h := newHelpers()
+		y, err := configure(p, h, struct{ types.ConfigMapArgs }{args}, "ConfigMapGenerator")
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, Generator{Kind: "ConfigMapGenerator", Generator: p})
+		out = append(out, Generator{Kind: "ConfigMapGenerator", Config: y, Helpers: h, Generator: p})
 	}
 	for _, args := range k.SecretGenerator {
 		args.Options = types.MergeGlobalOptionsIntoLocal(args.Options, k.GeneratorOptions)
 		p := builtins.NewSecretGeneratorPlugin()
-		if err := configure(p, h, struct{ types.SecretArgs }{args}, "SecretGenerator"); err != nil {
+		h := newHelpers()
+		red, err := yaml.Marshal(struct{ types.SecretArgs }{redactSecretArgs(args)})
+		if err != nil {
+			return nil, fmt.Errorf("builtin SecretGenerator marshal: %w", err)
+		}
+		y, err := configureShowing(p, h, struct{ types.SecretArgs }{args}, "SecretGenerator", red)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, Generator{Kind: "SecretGenerator", Generator: p})
+		out = append(out, Generator{Kind: "SecretGenerator", Config: y, Redacted: red, Helpers: h, Generator: p})
 	}
 	if len(k.HelmCharts) > 0 || k.HelmGlobals != nil || len(k.HelmChartInflationGenerator) > 0 {
 		return nil, fmt.Errorf("helmCharts: not supported yet by krm; render the chart to YAML and list it under resources")
@@ -42,13 +63,35 @@ func Builtins(k *types.Kustomization, h *resmap.PluginHelpers) ([]Generator, err
 	return out, nil
 }
 
-func configure(p resmap.Configurable, h *resmap.PluginHelpers, c interface{}, kind string) error {
+func configure(p resmap.Configurable, h *resmap.PluginHelpers, c interface{}, kind string) ([]byte, error) {
+	return configureShowing(p, h, c, kind, nil)
+}
+
+// configureShowing configures p with c; an error shows show instead of the
+// configuration when set (a SecretGenerator's holds secret values).
+func configureShowing(p resmap.Configurable, h *resmap.PluginHelpers, c interface{}, kind string, show []byte) ([]byte, error) {
 	y, err := yaml.Marshal(c)
 	if err != nil {
-		return fmt.Errorf("builtin %s marshal: %w", kind, err)
+		return nil, fmt.Errorf("builtin %s marshal: %w", kind, err)
 	}
 	if err := p.Config(h, y); err != nil {
-		return fmt.Errorf("trouble configuring builtin %s with config: `\n%s`: %w", kind, y, err)
+		if show == nil {
+			show = y
+		}
+		return nil, fmt.Errorf("trouble configuring builtin %s with config: `\n%s`: %w", kind, show, err)
 	}
-	return nil
+	return y, nil
+}
+
+// redactSecretArgs is a SecretGenerator's configuration with every value
+// removed: literal sources keep their keys, file and env sources their
+// names (file names and keys are not secret; contents are).
+func redactSecretArgs(a types.SecretArgs) types.SecretArgs {
+	r := a
+	r.LiteralSources = nil
+	for _, l := range a.LiteralSources {
+		key, _, _ := strings.Cut(l, "=")
+		r.LiteralSources = append(r.LiteralSources, key)
+	}
+	return r
 }

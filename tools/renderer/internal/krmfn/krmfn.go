@@ -150,6 +150,12 @@ func (in *Input) Apply(m resmap.ResMap, rf *resource.Factory, outs []Output, nam
 			return fmt.Errorf("%s: item %d is not a mapping", name, i)
 		}
 		if o.From >= 0 && o.From < len(in.res) && kept[o.From] == nil {
+			if SameNode(o.Node.YNode(), in.Items[o.From].YNode()) {
+				// Unchanged: the resource keeps its node as it was (styles,
+				// comments), so that a validator changes nothing.
+				kept[o.From] = in.res[o.From]
+				continue
+			}
 			if _, err := o.Node.GetValidatedMetadata(); err != nil {
 				return fmt.Errorf("%s: item %d: %w", name, i, err)
 			}
@@ -226,6 +232,33 @@ func Generated(rmf *resmap.Factory, nodes []*yaml.RNode, name string) (resmap.Re
 		}
 	}
 	return m, nil
+}
+
+// SameNode reports whether two YAML trees hold the same data in the same
+// order: the same kinds, scalar values and resolved tags, whatever their
+// styles, comments and positions.
+func SameNode(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return a.Value == b.Value && a.ShortTag() == b.ShortTag()
+	case yaml.AliasNode:
+		return SameNode(a.Alias, b.Alias)
+	}
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !SameNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // FunctionConfig is the config object a function is handed: a copy of the

@@ -14,6 +14,8 @@ type Kustomization struct {
 	types.Kustomization
 	// FileName is the base name of the file (kustomization.yaml, .yml or Kustomization).
 	FileName string
+	// Content is the file as read (provenance hashes it).
+	Content []byte
 }
 
 // ReadKustomization finds and parses the kustomization file in the loader's root,
@@ -60,7 +62,7 @@ func ReadKustomization(l *Loader, warn io.Writer) (*Kustomization, error) {
 	if errs := k.EnforceFields(); len(errs) > 0 {
 		return nil, fmt.Errorf("failed to read kustomization file %s:\n%s", path, strings.Join(errs, "\n"))
 	}
-	return &Kustomization{Kustomization: k, FileName: name}, nil
+	return &Kustomization{Kustomization: k, FileName: name, Content: content}, nil
 }
 
 func quoteAll(names []string) string {

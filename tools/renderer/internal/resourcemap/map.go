@@ -267,6 +267,12 @@ func (m *Map) AnnotateAll(k, v string) error {
 // AsYaml prints the resources as a `---`-separated stream. Objects are
 // converted in parallel: each conversion only reads its own object.
 func (m *Map) AsYaml() ([]byte, error) {
+	return m.AsYamlWith(nil)
+}
+
+// AsYamlWith is AsYaml with post, when not nil, rewriting each object's
+// YAML (called in parallel, each call with its own object only).
+func (m *Map) AsYamlWith(post func(i int, r *resource.Resource, y []byte) ([]byte, error)) ([]byte, error) {
 	outs := make([][]byte, len(m.list))
 	errs := make([]error, len(m.list))
 	workers := runtime.GOMAXPROCS(0)
@@ -282,6 +288,9 @@ func (m *Map) AsYaml() ([]byte, error) {
 					return
 				}
 				outs[i], errs[i] = m.list[i].AsYAML()
+				if post != nil && errs[i] == nil {
+					outs[i], errs[i] = post(i, m.list[i], outs[i])
+				}
 			}
 		}()
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -53,6 +54,9 @@ type Header struct {
 	// OpenAPI is the first openapi setting met in this subtree (kustomize
 	// keeps the first one for the whole build).
 	OpenAPI *OpenAPI `json:"openapi,omitempty"`
+	// Provenance is the provenance of the resources (docs/provenance.md),
+	// present only when rendered with provenance.
+	Provenance *provenance.SnapshotData `json:"provenance,omitempty"`
 	// Resources is the number of resource documents that follow.
 	Resources int `json:"resources"`
 }
@@ -155,6 +159,7 @@ func Decode(data []byte) (*Snapshot, error) {
 		return nil, fmt.Errorf("malformed snapshot: %w", err)
 	}
 	acc.Resources = m
+	acc.Provenance = h.Provenance
 	return &Snapshot{Header: h, Accumulation: acc}, nil
 }
 

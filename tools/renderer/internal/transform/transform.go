@@ -8,7 +8,9 @@ import (
 
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
@@ -22,12 +24,20 @@ type Transformer struct {
 	// Steps is how many kustomize transformers this one stands for (each
 	// adds an entry to the transformations annotation); 0 means 1.
 	Steps int
+	// Config is the configuration it was given (YAML), for provenance.
+	Config []byte
+	// Helpers are the helpers it was configured with (nil if none).
+	Helpers *resmap.PluginHelpers
+	// Scope, when set, returns (before the transformer runs) every resource
+	// of m it can change in place, by the same selection it makes itself;
+	// provenance then fingerprints only those.
+	Scope func(m resmap.ResMap) ([]*resource.Resource, error)
 	resmap.Transformer
 }
 
 type builder struct {
-	h   *resmap.PluginHelpers
-	out []Transformer
+	newHelpers func() *resmap.PluginHelpers
+	out        []Transformer
 }
 
 func (b *builder) add(kind string, p resmap.TransformerPlugin, config interface{}) error {
@@ -39,7 +49,8 @@ func (b *builder) addField(kind, field string, p resmap.TransformerPlugin, confi
 	if err != nil {
 		return fmt.Errorf("builtin %s marshal: %w", kind, err)
 	}
-	if err := p.Config(b.h, y); err != nil {
+	h := b.newHelpers()
+	if err := p.Config(h, y); err != nil {
 		if field != "" {
 			return fmt.Errorf("%s: %w", field, err)
 		}
@@ -48,14 +59,20 @@ func (b *builder) addField(kind, field string, p resmap.TransformerPlugin, confi
 	if field == "" {
 		field = kind
 	}
-	b.out = append(b.out, Transformer{Kind: kind, Field: field, Transformer: p})
+	b.out = append(b.out, Transformer{Kind: kind, Field: field, Config: y, Helpers: h, Transformer: p})
 	return nil
 }
 
 // Builtins returns the transformers declared by the fields of k, configured
 // with the field specs in cfg.
 func Builtins(k *types.Kustomization, cfg *fieldspec.Config, h *resmap.PluginHelpers) ([]Transformer, error) {
-	b := &builder{h: h}
+	return BuiltinsEach(k, cfg, func() *resmap.PluginHelpers { return h })
+}
+
+// BuiltinsEach is Builtins with helpers made by newHelpers for each
+// transformer that reads files.
+func BuiltinsEach(k *types.Kustomization, cfg *fieldspec.Config, newHelpers func() *resmap.PluginHelpers) ([]Transformer, error) {
+	b := &builder{newHelpers: newHelpers}
 	steps := []func(*builder, *types.Kustomization, *fieldspec.Config) error{
 		patchesStrategicMerge, patches, namespaceStep, prefix, suffix, labels,
 		annotations, patchesJSON6902, replicas, images, replacements,
@@ -77,6 +94,20 @@ func patchesStrategicMerge(b *builder, k *types.Kustomization, _ *fieldspec.Conf
 	}{k.PatchesStrategicMerge})
 }
 
+// selectScope is the scope of a patch with a target: what m.Select picks.
+func selectScope(target *types.Selector) func(resmap.ResMap) ([]*resource.Resource, error) {
+	if target == nil {
+		return nil
+	}
+	t := *target
+	return func(m resmap.ResMap) ([]*resource.Resource, error) { return m.Select(t) }
+}
+
+// setScope sets the scope of the transformer added last.
+func (b *builder) setScope(f func(resmap.ResMap) ([]*resource.Resource, error)) {
+	b.out[len(b.out)-1].Scope = f
+}
+
 func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 	for i, p := range k.Patches {
 		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), builtins.NewPatchTransformerPlugin(), struct {
@@ -88,6 +119,7 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 		if err != nil {
 			return err
 		}
+		b.setScope(selectScope(p.Target))
 	}
 	return nil
 }
@@ -96,8 +128,15 @@ func namespaceStep(b *builder, k *types.Kustomization, cfg *fieldspec.Config) er
 	if k.Namespace == "" {
 		return nil
 	}
+	y, err := yaml.Marshal(struct {
+		Namespace  string            `json:"namespace"`
+		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
+	}{k.Namespace, cfg.NameSpace})
+	if err != nil {
+		return err
+	}
 	b.out = append(b.out, Transformer{
-		Kind: "NamespaceTransformer", Field: "namespace",
+		Kind: "NamespaceTransformer", Field: "namespace", Config: y,
 		Transformer: &setNamespace{namespace: k.Namespace, fss: cfg.NameSpace},
 	})
 	return nil
@@ -184,6 +223,7 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 		if err != nil {
 			return err
 		}
+		b.setScope(selectScope(p.Target))
 	}
 	return nil
 }
@@ -197,6 +237,11 @@ func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 		if err != nil {
 			return err
 		}
+		// kustomize changes the objects one of whose IDs has the name.
+		name := r.Name
+		b.setScope(func(m resmap.ResMap) ([]*resource.Resource, error) {
+			return m.GetMatchingResourcesByAnyId(func(id resid.ResId) bool { return id.Name == name }), nil
+		})
 	}
 	return nil
 }
@@ -206,8 +251,15 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if len(k.Images) == 0 {
 		return nil
 	}
+	y, err := yaml.Marshal(struct {
+		Images     []types.Image     `json:"images"`
+		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
+	}{k.Images, cfg.Images})
+	if err != nil {
+		return err
+	}
 	b.out = append(b.out, Transformer{
-		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images),
+		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images), Config: y,
 		Transformer: newImageTags(k.Images, cfg.Images),
 	})
 	return nil

@@ -1,0 +1,17 @@
+#!/bin/sh
+# An exec KRM function (a generator) that reads a runfile: it writes a ConfigMap note-ARG1
+# whose data.text is the content of note.txt, found through $0.runfiles.
+set -eu
+cat >/dev/null
+text=$(cat "$0.runfiles/rules_krm/rules/tests/functions/note.txt")
+cat <<OUT
+apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: note-$1
+  data:
+    text: "$text"
+OUT

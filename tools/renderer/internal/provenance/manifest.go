@@ -1,0 +1,609 @@
+package provenance
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Annotation keys added to every printed object.
+const (
+	AnnotationPrefix       = "provenance.rules-krm.dev/"
+	OriginAnnotation       = AnnotationPrefix + "origin"
+	TransformersAnnotation = AnnotationPrefix + "transformers"
+	DigestAnnotation       = AnnotationPrefix + "inputs-digest"
+)
+
+// Manifest identification.
+const (
+	ManifestAPIVersion = "rules-krm.dev/v1alpha1"
+	ManifestKind       = "ProvenanceManifest"
+)
+
+// Manifest is the provenance manifest written beside the manifests
+// (docs/provenance.md).
+type Manifest struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// Kustomization is the directory built, relative to the workspace root.
+	Kustomization string `json:"kustomization"`
+	Label         string `json:"label,omitempty"`
+	// Steps are the generators and transformers objects name by index.
+	Steps []StepInfo `json:"steps"`
+	// Objects are in the order the manifests print them.
+	Objects []Object `json:"objects"`
+	// Files are every file a step or origin names, sorted by path.
+	Files []FileEntry `json:"files"`
+}
+
+// ObjectID identifies an object as the cluster does.
+type ObjectID struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// String is "apiVersion/kind/namespace/name" (namespace empty when cluster-scoped).
+func (id ObjectID) String() string {
+	return id.APIVersion + "/" + id.Kind + "/" + id.Namespace + "/" + id.Name
+}
+
+// Group is the API group of the object ("" for core).
+func (id ObjectID) Group() string {
+	if i := strings.Index(id.APIVersion, "/"); i >= 0 {
+		return id.APIVersion[:i]
+	}
+	return ""
+}
+
+// Object is the provenance of one printed object.
+type Object struct {
+	ID           ObjectID    `json:"id"`
+	InputsDigest string      `json:"inputsDigest"`
+	Origin       *OriginInfo `json:"origin,omitempty"`
+	// Transformers index Manifest.Steps, in the order they changed it.
+	Transformers []int `json:"transformers,omitempty"`
+	// References are the objects whose final names its name references
+	// were set to.
+	References []string  `json:"references,omitempty"`
+	Vars       []VarInfo `json:"vars,omitempty"`
+}
+
+// OriginInfo is a source document, or a generator (an index into
+// Manifest.Steps).
+type OriginInfo struct {
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"startLine,omitempty"`
+	EndLine   int    `json:"endLine,omitempty"`
+	Label     string `json:"label,omitempty"`
+	// Sha256 hashes the source document; for a Secret, the document with
+	// the values of data and stringData blanked (Redacted is set).
+	Sha256    string `json:"sha256,omitempty"`
+	Redacted  bool   `json:"redacted,omitempty"`
+	Generator *int   `json:"generator,omitempty"`
+}
+
+// StepInfo is a generator or transformer as one kustomization configured it.
+type StepInfo struct {
+	Kind         string `json:"kind"`
+	Name         string `json:"name,omitempty"`
+	ConfiguredIn string `json:"configuredIn,omitempty"`
+	Label        string `json:"label,omitempty"`
+	// ConfigSha256 hashes its configuration. When the configuration may
+	// hold secret values Redacted is set and it is omitted (for a
+	// SecretGenerator it hashes the configuration without the values).
+	ConfigSha256 string   `json:"configSha256,omitempty"`
+	Redacted     bool     `json:"redacted,omitempty"`
+	Files        []string `json:"files,omitempty"`
+}
+
+// VarInfo is a var substituted into the object.
+type VarInfo struct {
+	Name     string `json:"name"`
+	Object   string `json:"object,omitempty"`
+	Sha256   string `json:"sha256,omitempty"`
+	Redacted bool   `json:"redacted,omitempty"`
+}
+
+// FileEntry is an input file: its hash, or Redacted when it fed a Secret.
+type FileEntry struct {
+	Path     string `json:"path"`
+	Sha256   string `json:"sha256,omitempty"`
+	Redacted bool   `json:"redacted,omitempty"`
+}
+
+// originAnnotation and stepGroup are the annotation forms: identity only,
+// nothing that changes when an unrelated input changes (line spans and
+// hashes are in the manifest).
+type originAnnotation struct {
+	Path         string `json:"path,omitempty"`
+	Generator    string `json:"generator,omitempty"`
+	ConfiguredIn string `json:"configuredIn,omitempty"`
+	Label        string `json:"label,omitempty"`
+}
+
+// stepGroup is consecutive transformers configured in one file.
+type stepGroup struct {
+	ConfiguredIn string   `json:"configuredIn"`
+	Label        string   `json:"label,omitempty"`
+	Kinds        []string `json:"kinds"`
+}
+
+// Digest computes an object's inputs digest from its manifest entry, the
+// manifest's steps and files: the sha256 of the JSON encoding of the list
+// of contributing inputs (docs/provenance.md).
+func Digest(o *Object, steps []StepInfo, files map[string]FileEntry) string {
+	var in [][]string
+	fileHash := func(p string) string {
+		f, ok := files[p]
+		if !ok || f.Redacted || f.Sha256 == "" {
+			return "redacted"
+		}
+		return f.Sha256
+	}
+	step := func(role string, i int) {
+		if i < 0 || i >= len(steps) {
+			in = append(in, []string{role, "?"})
+			return
+		}
+		s := &steps[i]
+		in = append(in, []string{role, s.Kind, s.Name, s.ConfiguredIn, s.ConfigSha256})
+		for _, f := range s.Files {
+			in = append(in, []string{role + "-source", f, fileHash(f)})
+		}
+	}
+	if o.Origin != nil {
+		if g := o.Origin.Generator; g != nil {
+			step("generator", *g)
+		} else {
+			in = append(in, []string{"resource", o.Origin.Path, o.Origin.Sha256})
+		}
+	}
+	for _, i := range o.Transformers {
+		step("transformer", i)
+	}
+	for _, r := range o.References {
+		in = append(in, []string{"reference", r})
+	}
+	for _, v := range o.Vars {
+		h := v.Sha256
+		if v.Redacted {
+			h = "redacted"
+		}
+		in = append(in, []string{"var", v.Name, v.Object, h})
+	}
+	s := sha256.Sum256(appendJSON(nil, in))
+	return "sha256:" + hex.EncodeToString(s[:])
+}
+
+// appendJSON appends the JSON encoding of lines to b, exactly as
+// encoding/json writes it, without reflection.
+func appendJSON(b []byte, lines [][]string) []byte {
+	b = append(b, '[')
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for j, s := range l {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, s)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// Top describes the kustomization a build rendered.
+type Top struct {
+	Dir   string // absolute
+	Label string
+}
+
+func idOf(r *resource.Resource) ObjectID {
+	return ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
+}
+
+func stepInfo(s *Step) StepInfo {
+	si := StepInfo{Kind: s.Kind, Name: s.Name, Label: s.Label}
+	if s.ConfiguredIn != nil {
+		si.ConfiguredIn = s.ConfiguredIn.Path
+	}
+	if s.Sensitive {
+		si.Redacted = true
+		si.ConfigSha256 = s.RedactedSha256
+	} else {
+		si.ConfigSha256 = s.ConfigSha256
+	}
+	for _, f := range s.Files {
+		si.Files = append(si.Files, f.Path)
+	}
+	return si
+}
+
+// Final is the provenance of a finished build: the manifest, and the
+// annotations of each object (in output order).
+type Final struct {
+	Manifest []byte
+	ann      [][]annotation
+}
+
+type annotation struct{ key, value string }
+
+// Finish computes the provenance of the resources of m (the final
+// objects, in output order). Their annotations are added when they are
+// printed (Final.Print).
+func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
+	res := m.Resources()
+	// A Secret makes everything that wrote content into it sensitive.
+	for _, r := range res {
+		if !IsSecret(r) {
+			continue
+		}
+		rec := t.records[r]
+		if rec == nil || rec.Origin == nil {
+			continue
+		}
+		if rec.Origin.File != nil {
+			rec.Origin.File.Sensitive = true
+		}
+		if g := rec.Origin.Generator; g != nil && g.DataCarrying {
+			g.markSensitive()
+		}
+		for l := rec.steps; l != nil; l = l.prev {
+			if l.step.DataCarrying {
+				l.step.markSensitive()
+			}
+		}
+	}
+	// Copies of one configuration entry are sensitive if any is.
+	entries := map[string][]*Step{}
+	var keys []string
+	for _, r := range res {
+		rec := t.records[r]
+		if rec == nil {
+			continue
+		}
+		add := func(s *Step) {
+			k := s.entry()
+			for _, x := range entries[k] {
+				if x == s {
+					return
+				}
+			}
+			if entries[k] == nil {
+				keys = append(keys, k)
+			}
+			entries[k] = append(entries[k], s)
+		}
+		if rec.Origin != nil && rec.Origin.Generator != nil {
+			add(rec.Origin.Generator)
+		}
+		for l := rec.steps; l != nil; l = l.prev {
+			add(l.step)
+		}
+	}
+	for _, k := range keys {
+		group := entries[k]
+		sensitive := false
+		for _, s := range group {
+			sensitive = sensitive || s.Sensitive
+		}
+		if sensitive {
+			for _, s := range group {
+				s.markSensitive()
+			}
+		}
+	}
+	man := &Manifest{APIVersion: ManifestAPIVersion, Kind: ManifestKind, Kustomization: t.Rel(top.Dir), Label: top.Label}
+	if man.Label == "" {
+		man.Label = t.Label(top.Dir)
+	}
+	// The step table holds each distinct step once (by what it publishes).
+	stepIdx := map[*Step]int{}
+	byContent := map[string]int{}
+	used := map[string]*File{}
+	use := func(f *File) {
+		if f != nil {
+			used[f.Path] = f
+		}
+	}
+	index := func(s *Step) int {
+		i, ok := stepIdx[s]
+		if ok {
+			return i
+		}
+		si := stepInfo(s)
+		k, _ := json.Marshal(si)
+		if i, ok = byContent[string(k)]; !ok {
+			i = len(man.Steps)
+			byContent[string(k)] = i
+			man.Steps = append(man.Steps, si)
+			use(s.ConfiguredIn)
+			for _, f := range s.Files {
+				use(f)
+			}
+		}
+		stepIdx[s] = i
+		return i
+	}
+	recs := make([]*Record, len(res))
+	objs := make([]Object, len(res))
+	for i, r := range res {
+		o := &objs[i]
+		o.ID = idOf(r)
+		rec := t.records[r]
+		recs[i] = rec
+		if rec == nil {
+			continue
+		}
+		if org := rec.Origin; org != nil {
+			if org.Generator != nil {
+				g := index(org.Generator)
+				o.Origin = &OriginInfo{Label: org.Label, Generator: &g}
+			} else if org.File != nil {
+				use(org.File)
+				o.Origin = &OriginInfo{
+					Path: org.File.Path, StartLine: org.Start, EndLine: org.End, Label: org.Label,
+					Sha256: org.DocSha256, Redacted: org.Redacted,
+				}
+			}
+		}
+		for _, st := range rec.Steps() {
+			o.Transformers = append(o.Transformers, index(st))
+		}
+		for _, ref := range t.refs[r] {
+			o.References = append(o.References, idOf(ref).String())
+		}
+		sort.Strings(o.References)
+		for _, v := range t.vars[r] {
+			vi := VarInfo{Name: v.name, Sha256: v.sha256, Redacted: v.redacted}
+			if v.source != nil {
+				vi.Object = idOf(v.source).String()
+			}
+			o.Vars = append(o.Vars, vi)
+		}
+	}
+	files := make(map[string]FileEntry, len(used))
+	for p, f := range used {
+		e := FileEntry{Path: p}
+		if f.Sensitive || f.Sha256 == "" {
+			e.Redacted = true
+		} else {
+			e.Sha256 = f.Sha256
+		}
+		files[p] = e
+		man.Files = append(man.Files, e)
+	}
+	sort.Slice(man.Files, func(i, j int) bool { return man.Files[i].Path < man.Files[j].Path })
+
+	fin := &Final{ann: make([][]annotation, len(res))}
+	errs := make([]error, len(objs))
+	parallel(len(objs), func(i int) {
+		o := &objs[i]
+		o.InputsDigest = Digest(o, man.Steps, files)
+		fin.ann[i], errs[i] = annotationsOf(o, man.Steps)
+	})
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", objs[i].ID, err)
+		}
+	}
+	man.Objects = objs
+	b, err := man.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	fin.Manifest = b
+	return fin, nil
+}
+
+// Marshal writes m as JSON with each step, object and file on a line of
+// its own (readable, diffable, and cheap to write).
+func (m *Manifest) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	field := func(name string, v interface{}, last bool) error {
+		j, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%q: %s", name, j)
+		if !last {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+		return nil
+	}
+	list := func(name string, n int, at func(int) interface{}, last bool) error {
+		fmt.Fprintf(&b, "%q: [", name)
+		for i := 0; i < n; i++ {
+			j, err := json.Marshal(at(i))
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+			b.Write(j)
+		}
+		if n > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("]")
+		if !last {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+		return nil
+	}
+	b.WriteString("{\n")
+	for _, err := range []error{
+		field("apiVersion", m.APIVersion, false),
+		field("kind", m.Kind, false),
+		field("kustomization", m.Kustomization, false),
+		func() error {
+			if m.Label == "" {
+				return nil
+			}
+			return field("label", m.Label, false)
+		}(),
+		list("steps", len(m.Steps), func(i int) interface{} { return &m.Steps[i] }, false),
+		list("objects", len(m.Objects), func(i int) interface{} { return &m.Objects[i] }, false),
+		list("files", len(m.Files), func(i int) interface{} { return &m.Files[i] }, true),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// parallel runs f(0..n-1) on all CPUs.
+func parallel(n int, f func(int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < 256 || workers < 2 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// annotationsOf returns the annotations of o, sorted by key.
+func annotationsOf(o *Object, steps []StepInfo) ([]annotation, error) {
+	out := []annotation{{DigestAnnotation, o.InputsDigest}}
+	if org := o.Origin; org != nil {
+		var a originAnnotation
+		if org.Generator != nil {
+			g := steps[*org.Generator]
+			a = originAnnotation{Generator: stepName(&g), ConfiguredIn: g.ConfiguredIn, Label: g.Label}
+		} else {
+			a = originAnnotation{Path: org.Path, Label: org.Label}
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, annotation{OriginAnnotation, string(b)})
+	}
+	if len(o.Transformers) > 0 {
+		var groups []stepGroup
+		for _, i := range o.Transformers {
+			s := &steps[i]
+			if n := len(groups); n > 0 && groups[n-1].ConfiguredIn == s.ConfiguredIn && groups[n-1].Label == s.Label {
+				groups[n-1].Kinds = append(groups[n-1].Kinds, stepName(s))
+				continue
+			}
+			groups = append(groups, stepGroup{ConfiguredIn: s.ConfiguredIn, Label: s.Label, Kinds: []string{stepName(s)}})
+		}
+		b, err := json.Marshal(groups)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, annotation{TransformersAnnotation, string(b)})
+	}
+	return out, nil
+}
+
+// stepName is "Kind", or "Kind/name" for a plugin configured by a named object.
+func stepName(s *StepInfo) string {
+	if s.Name != "" {
+		return s.Kind + "/" + s.Name
+	}
+	return s.Kind
+}
+
+// Annotate sets the provenance annotations of the i-th object on r.
+func (f *Final) Annotate(i int, r *resource.Resource) error {
+	for _, a := range f.ann[i] {
+		if err := r.PipeE(yaml.SetAnnotation(a.key, a.value)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Print returns y, the printed form of r (the i-th object), with its
+// provenance annotations. It splices them into y, which is what setting
+// them on r and printing it again would give, without printing it again;
+// when y is not laid out as expected it does just that.
+func (f *Final) Print(i int, r *resource.Resource, y []byte) ([]byte, error) {
+	if !NoSplice {
+		if out, ok := splice(y, f.ann[i]); ok {
+			return out, nil
+		}
+	}
+	if err := f.Annotate(i, r); err != nil {
+		return nil, err
+	}
+	return r.AsYAML()
+}
+
+// ReadManifest parses a provenance manifest.
+func ReadManifest(b []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("not a provenance manifest: %w", err)
+	}
+	if m.APIVersion != ManifestAPIVersion || m.Kind != ManifestKind {
+		return nil, fmt.Errorf("not a provenance manifest: apiVersion %q kind %q, want %s %s", m.APIVersion, m.Kind, ManifestAPIVersion, ManifestKind)
+	}
+	return &m, nil
+}
+
+// FileIndex maps the manifest's files by path.
+func (m *Manifest) FileIndex() map[string]FileEntry {
+	out := make(map[string]FileEntry, len(m.Files))
+	for _, f := range m.Files {
+		out[f.Path] = f
+	}
+	return out
+}
+
+// Step returns the step at index i, or nil.
+func (m *Manifest) Step(i int) *StepInfo {
+	if i < 0 || i >= len(m.Steps) {
+		return nil
+	}
+	return &m.Steps[i]
+}

@@ -1,0 +1,542 @@
+// Package provenance records, for every object a build prints, where it
+// came from (source file and line span, or the generator that made it), the
+// transformers that changed it and the files each of them read, and turns
+// that into per-object annotations, an inputs digest and a provenance
+// manifest (docs/provenance.md).
+//
+// Nothing here runs unless a build asks for provenance. Records are kept
+// beside the resources, keyed by the *resource.Resource they describe, never
+// in the YAML itself, so the objects transformers see are exactly the ones
+// they see without provenance. Which transformer changed which object is
+// found by comparing a cheap structural fingerprint of each object before
+// and after each step.
+package provenance
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
+)
+
+// Options configure a Tracker.
+type Options struct {
+	// WorkspaceRoot is the directory recorded paths are relative to
+	// (default: the current directory).
+	WorkspaceRoot string
+	// Labels maps kustomization directories (absolute, or relative to the
+	// current directory) to the Bazel labels that build them.
+	Labels map[string]string
+}
+
+// File is one input file, by its path relative to the workspace root.
+type File struct {
+	Path   string
+	Sha256 string // hex; "" if it could not be read
+	// Sensitive files fed a Secret: their hash is never published.
+	Sensitive bool
+}
+
+// Step is one generator or transformer as configured by one kustomization.
+type Step struct {
+	Kind string
+	// Name is the name of the config object, for plugins configured by one.
+	Name string
+	// ConfiguredIn is the file holding the configuration (the
+	// kustomization file for its own fields, or a plugin config file).
+	ConfiguredIn *File
+	Label        string
+	// ConfigSha256 hashes the configuration the step was given; Redacted
+	// hashes it without secret values (SecretGenerator only).
+	ConfigSha256   string
+	RedactedSha256 string
+	// Files are the files it read (patches, generator sources, scripts...).
+	Files []*File
+	// Generator is set for steps run as generators.
+	Generator bool
+	// Validator is set for steps run as validators.
+	Validator bool
+	// Ordinal is the step's position among its kustomization's generators
+	// (or transformers, or validators): with Kind, ConfiguredIn and Label
+	// it names one configuration entry.
+	Ordinal int
+	// DataCarrying steps can write arbitrary content (patches, generators,
+	// replacements, functions); the others only write names, labels,
+	// annotations, namespaces, images and replica counts.
+	DataCarrying bool
+	// Sensitive steps wrote into a Secret: their configuration and files
+	// are never hashed into anything published.
+	Sensitive bool
+
+	key string // entry(), cached
+}
+
+func (s *Step) markSensitive() {
+	if s.Sensitive {
+		return
+	}
+	s.Sensitive = true
+	if s.ConfiguredIn != nil {
+		s.ConfiguredIn.Sensitive = true
+	}
+	for _, f := range s.Files {
+		f.Sensitive = true
+	}
+}
+
+// Origin is where an object came from: a document of a resource file, or
+// a generator.
+type Origin struct {
+	File       *File
+	Start, End int
+	Label      string
+	// DocSha256 hashes the source document (for a Secret, the document
+	// with its values blanked).
+	DocSha256 string
+	Redacted  bool
+	// Generator made the object when File is nil.
+	Generator *Step
+}
+
+// Record is the provenance of one object. Records are immutable: a change
+// makes a new record sharing the old one's history, so copies of a base
+// handed to different parents never see each other's steps.
+type Record struct {
+	Origin *Origin
+	steps  *link
+	n      int
+}
+
+type link struct {
+	step *Step
+	prev *link
+}
+
+func (r *Record) with(s *Step) *Record {
+	return &Record{Origin: r.Origin, steps: &link{s, r.steps}, n: r.n + 1}
+}
+
+// Steps are the transformers that changed the object, in order.
+func (r *Record) Steps() []*Step {
+	out := make([]*Step, r.n)
+	i := r.n
+	for l := r.steps; l != nil; l = l.prev {
+		i--
+		out[i] = l.step
+	}
+	return out
+}
+
+type varUse struct {
+	name     string
+	source   *resource.Resource
+	sha256   string
+	redacted bool
+}
+
+// Tracker holds the provenance of one build.
+type Tracker struct {
+	fs      filesys.FileSystem
+	root    string
+	labels  map[string]string
+	files   map[string]*File
+	records map[*resource.Resource]*Record
+	fps     map[*resource.Resource]uint64
+	refs    map[*resource.Resource][]*resource.Resource
+	vars    map[*resource.Resource][]varUse
+}
+
+// New returns a tracker reading files (for hashes) from fs.
+func New(fs filesys.FileSystem, o Options) (*Tracker, error) {
+	root := o.WorkspaceRoot
+	if root == "" {
+		root = "."
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	t := &Tracker{
+		fs:      fs,
+		root:    filepath.Clean(abs),
+		labels:  map[string]string{},
+		files:   map[string]*File{},
+		records: map[*resource.Resource]*Record{},
+		fps:     map[*resource.Resource]uint64{},
+		refs:    map[*resource.Resource][]*resource.Resource{},
+		vars:    map[*resource.Resource][]varUse{},
+	}
+	for dir, label := range o.Labels {
+		if err := t.SetLabel(dir, label); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// SetLabel records the label of the kustomization in dir.
+func (t *Tracker) SetLabel(dir, label string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("label map %s: %w", dir, err)
+	}
+	t.labels[filepath.Clean(abs)] = label
+	return nil
+}
+
+// SetDefaultLabel records label for dir unless the label map names it.
+func (t *Tracker) SetDefaultLabel(dir, label string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if _, ok := t.labels[filepath.Clean(abs)]; !ok {
+		t.labels[filepath.Clean(abs)] = label
+	}
+	return nil
+}
+
+// Label is the label of the kustomization in the absolute directory dir.
+func (t *Tracker) Label(dir string) string { return t.labels[filepath.Clean(dir)] }
+
+// Rel is abs relative to the workspace root, with forward slashes.
+func (t *Tracker) Rel(abs string) string {
+	r, err := filepath.Rel(t.root, abs)
+	if err != nil {
+		return filepath.ToSlash(filepath.Base(abs))
+	}
+	return filepath.ToSlash(r)
+}
+
+// File returns the file at the absolute path abs with the given content.
+func (t *Tracker) File(abs string, content []byte) *File {
+	p := t.Rel(abs)
+	if f, ok := t.files[p]; ok {
+		if f.Sha256 == "" && content != nil {
+			f.Sha256 = sha(content)
+		}
+		return f
+	}
+	f := &File{Path: p}
+	if content != nil {
+		f.Sha256 = sha(content)
+	}
+	t.files[p] = f
+	return f
+}
+
+// fileNamed returns the file at abs, reading it if it is new.
+func (t *Tracker) fileNamed(abs string) *File {
+	if f, ok := t.files[t.Rel(abs)]; ok && f.Sha256 != "" {
+		return f
+	}
+	b, err := t.fs.ReadFile(abs)
+	if err != nil {
+		return t.File(abs, nil)
+	}
+	return t.File(abs, b)
+}
+
+// NewStep returns a step configured in configuredIn by the kustomization
+// labelled label, the ordinal-th of its generators (generator set) or
+// transformers. builtin says whether kind names a builtin plugin.
+func (t *Tracker) NewStep(kind, name string, configuredIn *File, label string, ordinal int, config []byte, builtin, generator bool) *Step {
+	s := &Step{
+		Kind: kind, Name: name, ConfiguredIn: configuredIn, Label: label, Ordinal: ordinal,
+		ConfigSha256: sha(config), Generator: generator,
+		DataCarrying: generator || !builtin || !metadataOnly[kind],
+	}
+	return s
+}
+
+// entry names the configuration entry a step comes from: copies of a step
+// (a base read from two snapshots, a component applied twice) share it.
+func (s *Step) entry() string {
+	if s.key != "" {
+		return s.key
+	}
+	in := ""
+	if s.ConfiguredIn != nil {
+		in = s.ConfiguredIn.Path
+	}
+	s.key = fmt.Sprintf("%t\x00%t\x00%d\x00%s\x00%s\x00%s\x00%s", s.Generator, s.Validator, s.Ordinal, s.Kind, s.Name, in, s.Label)
+	return s.key
+}
+
+// metadataOnly are the builtin transformers that write only names,
+// namespaces, labels, annotations, images and replica counts.
+var metadataOnly = map[string]bool{
+	"NamespaceTransformer":    true,
+	"PrefixTransformer":       true,
+	"SuffixTransformer":       true,
+	"PrefixSuffixTransformer": true,
+	"LabelTransformer":        true,
+	"AnnotationsTransformer":  true,
+	"ImageTagTransformer":     true,
+	"ReplicaCountTransformer": true,
+	"HashTransformer":         true,
+}
+
+// SetRedacted makes s a step whose configuration holds secret values:
+// redacted is its configuration without them.
+func (s *Step) SetRedacted(redacted []byte) {
+	s.RedactedSha256 = sha(redacted)
+	s.markSensitive()
+}
+
+// AddReads adds the files a step read.
+func (t *Tracker) AddReads(s *Step, reads []load.Read) {
+	for _, r := range reads {
+		var f *File
+		if r.Loaded {
+			f = t.File(r.Path, r.Content)
+		} else {
+			f = t.fileNamed(r.Path)
+		}
+		dup := false
+		for _, g := range s.Files {
+			dup = dup || g == f
+		}
+		if !dup {
+			s.Files = append(s.Files, f)
+			if s.Sensitive {
+				f.Sensitive = true
+			}
+		}
+	}
+}
+
+// AddResources records res, just read from the file at the absolute path
+// abs with content, as listed by the kustomization labelled label.
+func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []byte, label string) {
+	f := t.File(abs, content)
+	docs, ok := splitDocs(content)
+	var at []*doc
+	if ok {
+		at = place(res, docs)
+	}
+	lines := 1
+	if at == nil {
+		lines = countLines(content)
+	}
+	for i, r := range res {
+		o := &Origin{File: f, Label: label}
+		if at != nil {
+			d := at[i]
+			o.Start, o.End = d.start, d.end
+			if d.items == 1 && !IsSecret(r) {
+				o.DocSha256 = shaString(d.text)
+			} else {
+				o.DocSha256 = nodeSha(r)
+			}
+		} else {
+			o.Start, o.End = 1, lines
+			o.DocSha256 = nodeSha(r)
+		}
+		if IsSecret(r) {
+			o.Redacted = true
+			f.Sensitive = true
+		}
+		t.records[r] = &Record{Origin: o}
+	}
+}
+
+func countLines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// Record returns the record of r, or nil.
+func (t *Tracker) Record(r *resource.Resource) *Record { return t.records[r] }
+
+// Origin returns the origin file of r, or nil (for plugin configs).
+func (t *Tracker) OriginFile(r *resource.Resource) *File {
+	if rec := t.records[r]; rec != nil && rec.Origin != nil {
+		return rec.Origin.File
+	}
+	return nil
+}
+
+// CopyRecords gives each resource of to the record of the resource at the
+// same index of from (to is a deep copy of from).
+func (t *Tracker) CopyRecords(from, to []*resource.Resource) {
+	for i, r := range from {
+		if i >= len(to) {
+			return
+		}
+		if rec, ok := t.records[r]; ok {
+			t.records[to[i]] = rec
+		}
+		if fp, ok := t.fps[r]; ok {
+			t.fps[to[i]] = fp
+		}
+	}
+}
+
+// Before returns the resources of m before a step, each fingerprinted.
+func (t *Tracker) Before(m resmap.ResMap) []*resource.Resource {
+	res := m.Resources()
+	for _, r := range res {
+		if _, ok := t.fps[r]; !ok {
+			t.fps[r] = fingerprint(r.RNode.YNode())
+		}
+	}
+	return res
+}
+
+// After records step s on every resource of m it created or changed since
+// Before returned before.
+func (t *Tracker) After(m resmap.ResMap, before []*resource.Resource, s *Step) {
+	t.after(m, before, s, nil, false)
+}
+
+// AfterScoped is After for a step that can have changed in place only the
+// resources in scope (others it can only have added or removed): only
+// those, and new ones, are fingerprinted.
+func (t *Tracker) AfterScoped(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource) {
+	t.after(m, before, s, scope, !FullWalks)
+}
+
+// Test knobs: FullWalks fingerprints every resource after every step
+// (ignoring scopes); NoSplice prints annotations the slow way. Results must
+// not depend on either.
+var FullWalks, NoSplice bool
+
+func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource, scoped bool) {
+	after := m.Resources()
+	var fps []uint64
+	if scoped {
+		// Fingerprint only what the step can have changed: its scope and
+		// resources that are new.
+		var walk []*resource.Resource
+		inScope := make(map[*resource.Resource]bool, len(scope))
+		for _, r := range scope {
+			inScope[r] = true
+		}
+		idx := make([]int, 0, len(scope))
+		for i, r := range after {
+			if _, had := t.fps[r]; !had || inScope[r] {
+				walk = append(walk, r)
+				idx = append(idx, i)
+			}
+		}
+		got := fingerprints(walk)
+		fps = make([]uint64, len(after))
+		for i, r := range after {
+			fps[i] = t.fps[r]
+		}
+		for j, i := range idx {
+			fps[i] = got[j]
+		}
+	} else {
+		fps = fingerprints(after)
+	}
+	var fresh []*resource.Resource
+	for i, r := range after {
+		fp := fps[i]
+		old, had := t.fps[r]
+		t.fps[r] = fp
+		switch {
+		case !had:
+			fresh = append(fresh, r)
+		case old != fp:
+			t.changed(r, s)
+		}
+	}
+	if len(fresh) == 0 && len(after) >= len(before) {
+		return
+	}
+	// Objects that left m: deleted, or replaced by a fresh object with the
+	// same ID (a generator merging into it, a function rewriting it).
+	present := make(map[*resource.Resource]bool, len(after))
+	for _, r := range after {
+		present[r] = true
+	}
+	gone := map[resourcemap.IDKey]*resource.Resource{}
+	for _, r := range before {
+		if !present[r] {
+			delete(t.fps, r)
+			k := resourcemap.KeyOf(resourcemap.CurID(r))
+			if _, dup := gone[k]; !dup {
+				gone[k] = r
+			}
+		}
+	}
+	for _, r := range fresh {
+		k := resourcemap.KeyOf(resourcemap.CurID(r))
+		if old, ok := gone[k]; ok && t.records[old] != nil {
+			delete(gone, k)
+			t.records[r] = t.records[old]
+			t.changed(r, s)
+			continue
+		}
+		if rec := t.records[r]; rec != nil {
+			// A resource added with its record already (not expected).
+			continue
+		}
+		t.records[r] = &Record{Origin: &Origin{Generator: s, Label: s.Label}}
+		if IsSecret(r) && s.DataCarrying {
+			s.markSensitive()
+		}
+	}
+}
+
+// AddToAll records step s on every resource of m (a transformer known to
+// change every object).
+func (t *Tracker) AddToAll(m resmap.ResMap, s *Step) {
+	for _, r := range m.Resources() {
+		t.changed(r, s)
+	}
+}
+
+func (t *Tracker) changed(r *resource.Resource, s *Step) {
+	rec := t.records[r]
+	if rec == nil {
+		rec = &Record{}
+	}
+	t.records[r] = rec.with(s)
+	if s.DataCarrying && IsSecret(r) {
+		s.markSensitive()
+	}
+}
+
+// Referred records that a name reference in referrer resolved to referral.
+func (t *Tracker) Referred(referrer, referral *resource.Resource) {
+	for _, r := range t.refs[referrer] {
+		if r == referral {
+			return
+		}
+	}
+	t.refs[referrer] = append(t.refs[referrer], referral)
+}
+
+// VarUsed records that $(name) in r was replaced by value, read from source.
+func (t *Tracker) VarUsed(r *resource.Resource, name string, source *resource.Resource, value interface{}) {
+	for _, v := range t.vars[r] {
+		if v.name == name {
+			return
+		}
+	}
+	u := varUse{name: name, source: source}
+	if source == nil || IsSecret(source) {
+		u.redacted = true
+	} else {
+		u.sha256 = shaString(fmt.Sprintf("%T:%v", value, value))
+	}
+	t.vars[r] = append(t.vars[r], u)
+	sort.Slice(t.vars[r], func(i, j int) bool { return t.vars[r][i].name < t.vars[r][j].name })
+}

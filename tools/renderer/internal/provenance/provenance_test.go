@@ -1,0 +1,228 @@
+package provenance
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/api/hasher"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+var rf = resource.NewFactory(&hasher.Hasher{})
+
+func res(t *testing.T, y string) *resource.Resource {
+	t.Helper()
+	rs, err := rf.SliceFromBytes([]byte(y))
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("%v (%d)", err, len(rs))
+	}
+	return rs[0]
+}
+
+// TestSpliceMatchesSlowPath: splicing the annotations into printed YAML
+// gives the bytes that setting them and printing again gives, for objects
+// of every layout splice accepts; for the others it declines.
+func TestSpliceMatchesSlowPath(t *testing.T) {
+	ann := []annotation{
+		{DigestAnnotation, "sha256:" + strings.Repeat("ab", 32)},
+		{OriginAnnotation, `{"path":"a/b.yaml","label":"//a:b"}`},
+		{TransformersAnnotation, `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
+	}
+	for _, y := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: y\n  labels:\n    a: b\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    a: b\n    zz: |\n      multi\n\n      line\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/a: b\n    provenance.rules-krm.dev/z: b\n    q: \"1\"\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    prov9: x\n    provenance10: y\n    provenance.rules-krm.dev/inputs: z\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  finalizers:\n  - a\n  aaa: b\n",
+		"kind: List\nmetadata:\n  name: x\n  annotations:\n    long: " + strings.Repeat("word ", 40) + "\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    " + strings.Repeat("k", 140) + ": v\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    'a: b': v\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/origin: old\n",
+	} {
+		r := res(t, y)
+		printed, err := r.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		spliced, ok := splice(printed, ann)
+		slow := r.DeepCopy()
+		for _, a := range ann {
+			if err := slow.PipeE(yaml.SetAnnotation(a.key, a.value)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := slow.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && string(spliced) != string(want) {
+			t.Errorf("splice differs from the slow path:\n%s\nwant:\n%s", spliced, want)
+		}
+		f := &Final{ann: [][]annotation{ann}}
+		got, err := f.Print(0, r.DeepCopy(), printed)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("Print (splice ok=%v): %v\n%s\nwant:\n%s", ok, err, got, want)
+		}
+	}
+	// Values splice cannot print are left to the slow path.
+	for _, v := range []string{"has space", "it's", "ünïcode", `{"a":"b c"}`, "sha256:xyz"} {
+		if _, ok := plainOrSingleQuoted(v); ok {
+			t.Errorf("plainOrSingleQuoted(%q) accepted", v)
+		}
+	}
+}
+
+func TestYamlLessIsYamlV2Order(t *testing.T) {
+	keys := []string{
+		"provenance.rules-krm.dev/origin", "provenance.rules-krm.dev/inputs-digest", "provenance.rules-krm.dev/transformers",
+		"a10", "a9", "a09", "A", "a", "_x", "x_", "config.kubernetes.io/origin", "app.kubernetes.io/name", "b-1", "b.1", "b1", "", "1", "10", "2",
+	}
+	mm := map[string]int{}
+	for i, k := range keys {
+		mm[k] = i
+	}
+	// sigs.k8s.io/yaml, which prints objects, orders keys as yaml.v2 does.
+	out, err := sigsyaml.Marshal(mm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		k := l[:strings.LastIndex(l, ":")]
+		order = append(order, strings.Trim(k, `"'`))
+	}
+	got := append([]string(nil), keys...)
+	sort.SliceStable(got, func(i, j int) bool { return yamlLess(got[i], got[j]) })
+	if fmt.Sprint(got) != fmt.Sprint(order) {
+		t.Errorf("yamlLess order\n%v\nyaml.v2 order\n%v", got, order)
+	}
+}
+
+func TestSplitDocsSpans(t *testing.T) {
+	content := "# header\n\napiVersion: v1\nkind: A\nmetadata:\n  name: a\n---\n# c\napiVersion: v1\nkind: B\nmetadata:\n  name: b\n\n--- # doc 3\n---\napiVersion: v1\nkind: CList\nitems:\n- apiVersion: v1\n  kind: C\n  metadata:\n    name: c1\n- apiVersion: v1\n  kind: C\n  metadata:\n    name: c2\n"
+	docs, ok := splitDocs([]byte(content))
+	if !ok || len(docs) != 3 {
+		t.Fatalf("%v %d docs", ok, len(docs))
+	}
+	want := [][3]int{{3, 6, 1}, {9, 12, 1}, {16, 26, 2}}
+	for i, d := range docs {
+		if [3]int{d.start, d.end, d.items} != want[i] {
+			t.Errorf("doc %d: lines %d-%d items %d, want %v", i, d.start, d.end, d.items, want[i])
+		}
+	}
+	rs, err := rf.SliceFromBytes([]byte(content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := place(rs, docs)
+	if at == nil || at[0] != &docs[0] || at[1] != &docs[1] || at[2] != &docs[2] || at[3] != &docs[2] {
+		t.Errorf("place: %v", at)
+	}
+	// CRLF files count lines alike.
+	crlf, _ := splitDocs([]byte(strings.ReplaceAll(content, "\n", "\r\n")))
+	if len(crlf) != 3 || crlf[1].start != 9 {
+		t.Errorf("CRLF: %+v", crlf)
+	}
+	// A mismatch between documents and resources is detected.
+	if place(rs[:3], docs) != nil {
+		t.Error("place accepted a wrong count")
+	}
+	if !HasDocument([]byte(content), shaString(docs[1].text)) || HasDocument([]byte(content), "00") {
+		t.Error("HasDocument")
+	}
+}
+
+func TestFingerprintFollowsPrintedForm(t *testing.T) {
+	fp := func(y string) uint64 {
+		n, err := yaml.Parse(y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fingerprint(n.YNode())
+	}
+	same := [][2]string{
+		{"a: 1\nb: x\n", "b: x\na: 1\n"}, // key order
+		{"a: x\n", "a: 'x'\n"},           // style of a string
+		{"a: {b: c}\n", "a:\n  b: c\n"},  // flow vs block
+		{"metadata:\n  name: x\n", "metadata:\n  name: x\n  annotations:\n    config.kubernetes.io/origin: |\n      path: a\n"},
+		{"metadata:\n  annotations:\n    a: b\n", "metadata:\n  annotations:\n    alpha.config.kubernetes.io/transformations: x\n    a: b\n"},
+	}
+	for _, p := range same {
+		if fp(p[0]) != fp(p[1]) {
+			t.Errorf("%q and %q print alike but fingerprint differently", p[0], p[1])
+		}
+	}
+	differ := [][2]string{
+		{"a: 1\n", "a: 2\n"},
+		{"a: 1\n", "a: '1'\n"}, // number vs string
+		{"a: true\n", "a: 'true'\n"},
+		{"a: [x, y]\n", "a: [y, x]\n"},
+		{"a: x\n", "b: x\n"},
+		{"a: {b: c}\n", "a: {b: c, d: e}\n"},
+		{"a: ''\n", "a: null\n"},
+		{"metadata:\n  annotations:\n    a: b\n", "metadata:\n  annotations:\n    a: c\n"},
+	}
+	for _, p := range differ {
+		if fp(p[0]) == fp(p[1]) {
+			t.Errorf("%q and %q print differently but fingerprint alike", p[0], p[1])
+		}
+	}
+}
+
+func TestRedactedSecretHash(t *testing.T) {
+	a := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: c2VjcmV0\nstringData:\n  p: hunter2\n")
+	b := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: b3RoZXI=\nstringData:\n  p: other\n")
+	c := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k2: c2VjcmV0\nstringData:\n  p: hunter2\n")
+	if !IsSecret(a) || IsSecret(res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n")) {
+		t.Error("IsSecret")
+	}
+	if redactedSha(a) != redactedSha(b) {
+		t.Error("the redacted hash depends on secret values")
+	}
+	if redactedSha(a) == redactedSha(c) {
+		t.Error("the redacted hash ignores the keys")
+	}
+	if s, _ := a.AsYAML(); !strings.Contains(string(s), "hunter2") {
+		t.Error("redaction changed the object itself")
+	}
+}
+
+func TestDigestCanonicalForm(t *testing.T) {
+	g := 0
+	o := &Object{
+		Origin:       &OriginInfo{Generator: &g},
+		Transformers: []int{1},
+		References:   []string{"v1/ConfigMap/ns/x"},
+		Vars:         []VarInfo{{Name: "V", Object: "v1/Service/ns/s", Redacted: true}},
+	}
+	steps := []StepInfo{
+		{Kind: "ConfigMapGenerator", ConfiguredIn: "k.yaml", ConfigSha256: "c1", Files: []string{"f.env"}},
+		{Kind: "PatchTransformer", ConfiguredIn: "k.yaml", ConfigSha256: "c2", Files: []string{"<p>.yaml", "s.yaml"}},
+	}
+	files := map[string]FileEntry{"f.env": {Path: "f.env", Sha256: "h1"}, "<p>.yaml": {Path: "<p>.yaml", Sha256: "h2"}, "s.yaml": {Path: "s.yaml", Redacted: true}}
+	lines := [][]string{
+		{"generator", "ConfigMapGenerator", "", "k.yaml", "c1"},
+		{"generator-source", "f.env", "h1"},
+		{"transformer", "PatchTransformer", "", "k.yaml", "c2"},
+		{"transformer-source", "<p>.yaml", "h2"},
+		{"transformer-source", "s.yaml", "redacted"},
+		{"reference", "v1/ConfigMap/ns/x"},
+		{"var", "V", "v1/Service/ns/s", "redacted"},
+	}
+	b, _ := json.Marshal(lines)
+	sum := sha256.Sum256(b)
+	if got, want := Digest(o, steps, files), "sha256:"+hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("Digest %s, want %s (sha256 of %s)", got, want, b)
+	}
+	if string(appendJSON(nil, lines)) != string(b) {
+		t.Errorf("appendJSON %s, want %s", appendJSON(nil, lines), b)
+	}
+}

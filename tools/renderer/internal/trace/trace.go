@@ -1,0 +1,350 @@
+// Package trace answers "where did this object come from?" from a
+// provenance manifest (package provenance): given an object as the cluster
+// returns it (server-added fields such as status, managedFields, uid and
+// resourceVersion are ignored) or just its kind, namespace and name, it
+// finds the object's entry and reports its source document, the
+// transformers that changed it, and whether the live object's inputs
+// digest annotation says it was rendered from the manifest's inputs.
+package trace
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+)
+
+// Query selects an object. Group is nil when any group matches; Namespace
+// is "" when any namespace matches (for a live object it is its namespace).
+type Query struct {
+	Group     *string
+	Kind      string
+	Namespace string
+	Name      string
+	// Live is set for a live object: its digest annotation (if any).
+	Live       bool
+	LiveDigest string
+	HasDigest  bool
+}
+
+func (q Query) String() string {
+	k := q.Kind
+	if q.Group != nil && *q.Group != "" {
+		k += "." + *q.Group
+	}
+	if q.Namespace != "" {
+		return k + "/" + q.Namespace + "/" + q.Name
+	}
+	return k + "/" + q.Name
+}
+
+// ParseID parses KIND[.GROUP]/[NAMESPACE/]NAME.
+func ParseID(s string) (Query, error) {
+	parts := strings.Split(s, "/")
+	var q Query
+	switch len(parts) {
+	case 2:
+		q.Kind, q.Name = parts[0], parts[1]
+	case 3:
+		q.Kind, q.Namespace, q.Name = parts[0], parts[1], parts[2]
+	default:
+		return q, fmt.Errorf("%q: want KIND[.GROUP]/[NAMESPACE/]NAME", s)
+	}
+	if kind, group, ok := strings.Cut(q.Kind, "."); ok {
+		q.Kind, q.Group = kind, &group
+	}
+	if q.Kind == "" || q.Name == "" {
+		return q, fmt.Errorf("%q: want KIND[.GROUP]/[NAMESPACE/]NAME", s)
+	}
+	return q, nil
+}
+
+// ParseObjects reads live objects (YAML or JSON; a List is expanded).
+func ParseObjects(data []byte) ([]Query, error) {
+	nodes, err := kio.FromBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading the object: %w", err)
+	}
+	var out []Query
+	var add func(n *yaml.RNode) error
+	add = func(n *yaml.RNode) error {
+		if strings.HasSuffix(n.GetKind(), "List") {
+			if items := n.Field("items"); items != nil && items.Value != nil {
+				for _, it := range items.Value.Content() {
+					if err := add(yaml.NewRNode(it)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+		}
+		group := ""
+		if g, _, ok := strings.Cut(n.GetApiVersion(), "/"); ok {
+			group = g
+		}
+		q := Query{Group: &group, Kind: n.GetKind(), Namespace: n.GetNamespace(), Name: n.GetName(), Live: true}
+		if q.Kind == "" || q.Name == "" {
+			return fmt.Errorf("an object without kind or metadata.name")
+		}
+		q.LiveDigest, q.HasDigest = n.GetAnnotations()[provenance.DigestAnnotation]
+		out = append(out, q)
+		return nil
+	}
+	for _, n := range nodes {
+		if err := add(n); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no object found in the input")
+	}
+	return out, nil
+}
+
+// Find returns the manifest entry q selects. A live object whose namespace
+// no entry has matches an entry rendered without a namespace (the
+// namespace was chosen when it was applied).
+func Find(m *provenance.Manifest, q Query) (*provenance.Object, error) {
+	var exact, loose []*provenance.Object
+	for i := range m.Objects {
+		o := &m.Objects[i]
+		if !strings.EqualFold(o.ID.Kind, q.Kind) || o.ID.Name != q.Name {
+			continue
+		}
+		if q.Group != nil && o.ID.Group() != *q.Group {
+			continue
+		}
+		switch {
+		case q.Namespace == "" && !q.Live, o.ID.Namespace == q.Namespace:
+			exact = append(exact, o)
+		case o.ID.Namespace == "":
+			loose = append(loose, o)
+		}
+	}
+	if len(exact) == 0 {
+		exact = loose
+	}
+	switch len(exact) {
+	case 1:
+		return exact[0], nil
+	case 0:
+		var near []string
+		for _, o := range m.Objects {
+			if strings.EqualFold(o.ID.Kind, q.Kind) && strings.Contains(o.ID.Name, q.Name) {
+				near = append(near, o.ID.String())
+			}
+		}
+		if len(near) > 0 && len(near) <= 5 {
+			return nil, fmt.Errorf("%s is not in the provenance manifest of %s; did you mean %s?", q, m.Kustomization, strings.Join(near, " or "))
+		}
+		return nil, fmt.Errorf("%s is not in the provenance manifest of %s", q, m.Kustomization)
+	}
+	var ids []string
+	for _, o := range exact {
+		ids = append(ids, o.ID.String())
+	}
+	return nil, fmt.Errorf("%s is ambiguous: %s (give the group or namespace)", q, strings.Join(ids, ", "))
+}
+
+// Status is the verdict on a live object.
+type Status int
+
+const (
+	// NoLiveObject: only an ID was given.
+	NoLiveObject Status = iota
+	// Match: the live object's digest is the manifest's.
+	Match
+	// Mismatch: the live object carries another digest.
+	Mismatch
+	// NoDigest: the live object has no digest annotation.
+	NoDigest
+)
+
+// Result is what Trace found for one query.
+type Result struct {
+	Query  Query
+	Object *provenance.Object
+	// Steps are the manifest's steps (Object indexes them).
+	Steps  []provenance.StepInfo
+	Status Status
+	// Consistent is false when the entry's digest does not follow from the
+	// entry itself (the manifest was edited).
+	Consistent bool
+	// Files says, with a workspace to compare with, which inputs changed
+	// since the render (path -> "changed", "missing", "document unchanged").
+	Files map[string]string
+}
+
+// Options are where to compare input files, if anywhere.
+type Options struct {
+	FS            filesys.FileSystem
+	WorkspaceRoot string // "" skips the comparison
+}
+
+// Trace looks q up in m.
+func Trace(m *provenance.Manifest, q Query, o Options) (*Result, error) {
+	obj, err := Find(m, q)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Query: q, Object: obj, Steps: m.Steps}
+	files := m.FileIndex()
+	r.Consistent = provenance.Digest(obj, m.Steps, files) == obj.InputsDigest
+	switch {
+	case !q.Live:
+		r.Status = NoLiveObject
+	case !q.HasDigest:
+		r.Status = NoDigest
+	case q.LiveDigest == obj.InputsDigest:
+		r.Status = Match
+	default:
+		r.Status = Mismatch
+	}
+	if o.WorkspaceRoot != "" && o.FS != nil {
+		r.Files = compareFiles(obj, m, files, o)
+	}
+	return r, nil
+}
+
+// compareFiles compares the object's input files with the workspace.
+func compareFiles(obj *provenance.Object, m *provenance.Manifest, files map[string]provenance.FileEntry, o Options) map[string]string {
+	out := map[string]string{}
+	check := func(p string) {
+		f, ok := files[p]
+		if _, done := out[p]; done || !ok || f.Redacted {
+			return
+		}
+		b, err := o.FS.ReadFile(filepath.Join(o.WorkspaceRoot, filepath.FromSlash(p)))
+		switch {
+		case err != nil:
+			out[p] = "missing"
+		case provenance.Sha256(b) != f.Sha256:
+			out[p] = "changed"
+			if obj.Origin != nil && obj.Origin.Path == p && !obj.Origin.Redacted && provenance.HasDocument(b, obj.Origin.Sha256) {
+				out[p] = "document unchanged"
+			}
+		default:
+			out[p] = "unchanged"
+		}
+	}
+	if obj.Origin != nil {
+		if obj.Origin.Path != "" {
+			check(obj.Origin.Path)
+		}
+		if g := obj.Origin.Generator; g != nil {
+			if s := m.Step(*g); s != nil {
+				for _, f := range s.Files {
+					check(f)
+				}
+			}
+		}
+	}
+	for _, i := range obj.Transformers {
+		if s := m.Step(i); s != nil {
+			for _, f := range s.Files {
+				check(f)
+			}
+		}
+	}
+	return out
+}
+
+// Print writes r for people.
+func Print(w io.Writer, r *Result) {
+	o := r.Object
+	id := o.ID
+	name := id.Name
+	if id.Namespace != "" {
+		name = id.Namespace + "/" + name
+	}
+	fmt.Fprintf(w, "%s %s (%s)\n", id.Kind, name, id.APIVersion)
+	label := func(l string) string {
+		if l == "" {
+			return ""
+		}
+		return " (" + l + ")"
+	}
+	mark := func(p string) string {
+		if s, ok := r.Files[p]; ok && s != "unchanged" {
+			return " [" + s + " since render]"
+		}
+		return ""
+	}
+	step := func(indent string, i int) {
+		if i < 0 || i >= len(r.Steps) {
+			fmt.Fprintln(w, "? (step index out of range)")
+			return
+		}
+		s := &r.Steps[i]
+		what := s.Kind
+		if s.Name != "" {
+			what += " " + s.Name
+		}
+		fmt.Fprintf(w, "%s  configured in %s%s\n", what, s.ConfiguredIn, label(s.Label))
+		for _, f := range s.Files {
+			fmt.Fprintf(w, "%s  reads %s%s\n", indent, f, mark(f))
+		}
+	}
+	if org := o.Origin; org != nil {
+		if g := org.Generator; g != nil {
+			fmt.Fprint(w, "  origin:        generated by ")
+			step("                ", *g)
+		} else {
+			fmt.Fprintf(w, "  origin:        %s:%d-%d%s%s\n", org.Path, org.StartLine, org.EndLine, label(org.Label), mark(org.Path))
+		}
+	} else {
+		fmt.Fprintln(w, "  origin:        unknown")
+	}
+	if len(o.Transformers) == 0 {
+		fmt.Fprintln(w, "  transformers:  none changed it")
+	} else {
+		fmt.Fprintln(w, "  transformers:")
+		for i := range o.Transformers {
+			fmt.Fprintf(w, "    %d. ", i+1)
+			step("       ", o.Transformers[i])
+		}
+	}
+	for i, ref := range o.References {
+		if i == 0 {
+			fmt.Fprintf(w, "  references:    %s\n", ref)
+		} else {
+			fmt.Fprintf(w, "                 %s\n", ref)
+		}
+	}
+	for _, v := range o.Vars {
+		fmt.Fprintf(w, "  var:           $(%s) from %s\n", v.Name, v.Object)
+	}
+	fmt.Fprintf(w, "  inputs digest: %s\n", o.InputsDigest)
+	if !r.Consistent {
+		fmt.Fprintln(w, "  warning:       the manifest entry does not hash to its inputs digest (edited manifest?)")
+	}
+	switch r.Status {
+	case Match:
+		fmt.Fprintf(w, "  live object:   %s: matches, rendered from these inputs\n", r.Query.LiveDigest)
+	case Mismatch:
+		fmt.Fprintf(w, "  live object:   %s: DOES NOT MATCH, not rendered from these inputs\n", r.Query.LiveDigest)
+	case NoDigest:
+		fmt.Fprintf(w, "  live object:   no %s annotation: not rendered with provenance\n", provenance.DigestAnnotation)
+	}
+	if len(r.Files) > 0 {
+		var changed []string
+		for p, s := range r.Files {
+			if s != "unchanged" {
+				changed = append(changed, p+" ("+s+")")
+			}
+		}
+		sort.Strings(changed)
+		if len(changed) == 0 {
+			fmt.Fprintln(w, "  workspace:     its input files are unchanged since the render")
+		} else {
+			fmt.Fprintf(w, "  workspace:     changed since the render: %s\n", strings.Join(changed, ", "))
+		}
+	}
+}
