@@ -37,13 +37,19 @@ expect_failure() {
   echo "ok: bazel build ${flags[*]} $target fails saying: ${texts[*]}"
 }
 
-# A base named in resources but not in deps. In the sandbox its directory is absent;
-# without one (as on Windows) the renderer sees it and refuses to read its sources.
-expect_failure "$pkg:missing_dep" "'../base'" "$pkg:missing_dep"
+# A base named in resources but not in deps. In the sandbox its directory is absent: the
+# renderer cannot tell a missing file from a missing base, and names both fixes; without a
+# sandbox (as on Windows) it sees the directory and refuses to read its sources.
+expect_failure "$pkg:missing_dep" \
+  "'../base' (resources of rules/tests/hermetic/missing_dep/kustomization.yaml) is not a declared input" \
+  "or the krm_kustomization target of the directory to deps of $pkg:missing_dep"
 expect_failure "$pkg:missing_dep" "add its krm_kustomization target to deps of $pkg:missing_dep" \
   -- --spawn_strategy=local
 # A file named in resources but not in srcs.
-expect_failure "$pkg:missing_src" "add it to srcs of $pkg:missing_src"
+expect_failure "$pkg:missing_src" "add the file to srcs of $pkg:missing_src"
+# provenance = "on" with a base rendering without provenance (an analysis error).
+expect_failure "$pkg:provenance_on" \
+  "provenance is on for $pkg:provenance_on, but its base $pkg:base renders without provenance"
 # srcs without the kustomization file: an analysis error.
 expect_failure "$pkg:no_kustomization_file" "must include the kustomization file of its directory"
 # A Starlark script (path: of a StarlarkRun) not in srcs, and a .star file it loads not in srcs.

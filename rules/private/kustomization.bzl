@@ -1,5 +1,6 @@
 """Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
 
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
 load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
 
@@ -10,6 +11,9 @@ COMPONENT = "Component"
 _KUSTOMIZATION_FILES = ["kustomization.yaml", "kustomization.yml", "Kustomization"]
 
 _LOAD_RESTRICTORS = ["LoadRestrictionsRootOnly", "LoadRestrictionsNone"]
+
+# Values of the `provenance` attribute: "auto" follows the build setting //rules:provenance.
+_PROVENANCE_VALUES = ["auto", "on", "off"]
 
 def normalize_path(path):
     """Lexically cleans a relative, slash-separated path ("" and "a/.." become ".").
@@ -52,8 +56,8 @@ def _kustomization_dir(ctx):
         fail("dir %r must be a relative path inside the package %r" % (ctx.attr.dir, ctx.label.package), attr = "dir")
     return _join(ctx.label.workspace_root, ctx.label.package, rel)
 
-def _kustomization_file(ctx, dir):
-    """Returns the kustomization file of dir among the srcs; fails with a helpful message if absent."""
+def _check_kustomization_file(ctx, dir):
+    """Fails with a helpful message unless the kustomization file of dir is among the srcs."""
     by_path = {}
     for f in ctx.files.srcs:
         if not f.is_source:
@@ -61,9 +65,8 @@ def _kustomization_file(ctx, dir):
                   "paths, so srcs can only be source files") % f.short_path, attr = "srcs")
         by_path[f.path] = f
     for name in _KUSTOMIZATION_FILES:
-        f = by_path.get(_join(dir, name))
-        if f:
-            return f
+        if _join(dir, name) in by_path:
+            return
     fail(("srcs of %s must include the kustomization file of its directory %r (one of %s); " +
           "set dir if the kustomization is in a subdirectory of the package") % (
         label_string(ctx.label),
@@ -123,10 +126,18 @@ def _functions(ctx, dir, deps):
 def _function_flag(f):
     return "--function=%s=%s" % (f.path, f.function.executable.path)
 
+def _label_map_flag(k):
+    return "--label-map=%s=%s" % (k.dir, label_string(k.label))
+
+def _provenance_enabled(ctx):
+    if ctx.attr.provenance == "auto":
+        return ctx.attr._provenance_flag[BuildSettingInfo].value
+    return ctx.attr.provenance == "on"
+
 def _krm_kustomization_impl(ctx):
     kind = ctx.attr.kind
     dir = _kustomization_dir(ctx)
-    kustomization_file = _kustomization_file(ctx, dir)
+    _check_kustomization_file(ctx, dir)
     srcs = depset(ctx.files.srcs)
     deps = [d[KrmKustomizationInfo] for d in ctx.attr.deps]
 
@@ -138,6 +149,10 @@ def _krm_kustomization_impl(ctx):
     # The exec functions this kustomization's action (or, for a component, its parent's)
     # runs: only these declared executables may run.
     functions = _functions(ctx, dir, deps)
+
+    # The components this kustomization (or, for a component, its parent) applies, for
+    # provenance labels: components are read from sources, not from snapshots.
+    components = depset(transitive = [d.components for d in deps])
 
     if kind == COMPONENT:
         # A component cannot be rendered alone: whoever names it reads its sources.
@@ -152,16 +167,35 @@ def _krm_kustomization_impl(ctx):
             bases = bases,
             inputs = depset(transitive = [component_srcs, dep_inputs]),
             functions = functions,
+            components = depset([struct(dir = dir, label = ctx.label)], transitive = [components]),
+            provenance = False,
+            provenance_manifest = None,
         )
         return [
             info,
             DefaultInfo(files = depset()),
-            OutputGroupInfo(manifests = depset(), snapshot = depset()),
+            OutputGroupInfo(manifests = depset(), snapshot = depset(), provenance = depset()),
         ]
 
     label = label_string(ctx.label)
     snapshot = ctx.actions.declare_file(ctx.label.name + ".krmsnap")
     manifests = ctx.actions.declare_file(ctx.label.name + "_manifests.yaml")
+    outputs = [snapshot, manifests]
+    provenance = _provenance_enabled(ctx)
+    provenance_manifest = None
+    if provenance:
+        # A parent rendering with provenance refuses base snapshots rendered without it.
+        for base in bases.to_list():
+            if not base.provenance:
+                fail(("provenance is on for %s, but its base %s renders without provenance: set " +
+                      "provenance = \"on\" on %s too, or build with --@rules_krm//rules:provenance " +
+                      "(every kustomization of a build must agree)") % (
+                    label,
+                    label_string(base.label),
+                    label_string(base.label),
+                ), attr = "provenance")
+        provenance_manifest = ctx.actions.declare_file(ctx.label.name + ".provenance.json")
+        outputs.append(provenance_manifest)
 
     args = ctx.actions.args()
     args.add("render")
@@ -173,6 +207,11 @@ def _krm_kustomization_impl(ctx):
     args.add("--load-restrictor", ctx.attr.load_restrictor)
     args.add_all(bases, map_each = _dep_flag)
     args.add_all([_function_flag(f) for f in functions])
+    if provenance:
+        args.add("--provenance")
+        args.add("--provenance-manifest", provenance_manifest)
+        args.add_all(components, map_each = _label_map_flag)
+        args.add_all(bases, map_each = _label_map_flag)
 
     renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
     ctx.actions.run(
@@ -180,7 +219,7 @@ def _krm_kustomization_impl(ctx):
         arguments = [args],
         inputs = depset(transitive = [srcs, dep_inputs]),
         tools = [f.function.files_to_run for f in functions],
-        outputs = [snapshot, manifests],
+        outputs = outputs,
         mnemonic = "KrmRender",
         progress_message = "Rendering kustomization %s (%s)" % (dir, label),
     )
@@ -192,12 +231,14 @@ def _krm_kustomization_impl(ctx):
         snapshot = snapshot,
         manifests = manifests,
         srcs = srcs,
-        bases = depset([struct(dir = dir, snapshot = snapshot, label = ctx.label)]),
-        # The kustomization file is there only so that the directory exists in a parent's
-        # sandbox: the renderer checks that a base directory exists before it looks up
-        # its --dep snapshot.
-        inputs = depset([snapshot, kustomization_file]),
+        bases = depset([struct(dir = dir, snapshot = snapshot, label = ctx.label, provenance = provenance)]),
+        # The renderer finds a base's snapshot by the path the parent names: the base
+        # directory need not exist in the parent's sandbox.
+        inputs = depset([snapshot]),
         functions = [],
+        components = depset(),
+        provenance = provenance,
+        provenance_manifest = provenance_manifest,
     )
     return [
         info,
@@ -208,6 +249,7 @@ def _krm_kustomization_impl(ctx):
         OutputGroupInfo(
             manifests = depset([manifests]),
             snapshot = depset([snapshot]),
+            provenance = depset([provenance_manifest] if provenance_manifest else []),
         ),
     ]
 
@@ -228,8 +270,14 @@ Exec KRM functions run only when declared: `functions` maps `krm_function` targe
 exec paths their function configs name; the action gets them as tools and passes
 `--function PATH=EXECUTABLE` to the renderer.
 
-Output groups: `manifests` and `snapshot`. Default outputs: the manifests.
-Provides `KrmKustomizationInfo`.""",
+Provenance (docs/provenance.md) is opt-in: with `provenance = "on"`, or `"auto"` (default) and
+the build setting `@rules_krm//rules:provenance` set (`--@rules_krm//rules:provenance`), the
+action also passes `--provenance`, writes `<name>.provenance.json` and passes `--label-map`
+for the components it applies and its bases. A base of such a kustomization must render with
+provenance too (an analysis error otherwise).
+
+Output groups: `manifests`, `snapshot` and `provenance` (empty without provenance). Default
+outputs: the manifests. Provides `KrmKustomizationInfo`.""",
     attrs = {
         "srcs": attr.label_list(
             doc = "The kustomization file and every local file it reads: resources, patches, generator inputs, configurations. Source files only. The kustomization file of `dir` must be among them.",
@@ -257,6 +305,15 @@ Provides `KrmKustomizationInfo`.""",
             default = "LoadRestrictionsRootOnly",
             values = _LOAD_RESTRICTORS,
         ),
+        "provenance": attr.string(
+            doc = "`auto` (default): provenance as the build setting `@rules_krm//rules:provenance` says (default off); `on`: always; `off`: never. With provenance, every object carries provenance annotations and the action also writes `<name>.provenance.json` (output group `provenance`); every base must render with provenance too. Not used by a `Component` (its parent's applies).",
+            default = "auto",
+            values = _PROVENANCE_VALUES,
+        ),
+        "_provenance_flag": attr.label(
+            default = Label("//rules:provenance"),
+            providers = [BuildSettingInfo],
+        ),
     },
     toolchains = [KRM_TOOLCHAIN_TYPE],
 )
@@ -270,7 +327,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", functions = {}, **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -288,6 +345,8 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
       functions: dict from the exec path of an exec KRM function, exactly as its function
         config writes it (`./fn/set-team`, relative to `dir`), to the `krm_function` target
         to run for it. Under Bazel only declared executables run.
+      provenance: `auto` (default: the build setting `@rules_krm//rules:provenance`), `on`
+        or `off`. With provenance, the action also writes `<name>.provenance.json`.
       **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to both targets.
     """
     krm_kustomization_rule(
@@ -298,6 +357,7 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
         kind = kind,
         load_restrictor = load_restrictor,
         functions = _invert_functions(functions),
+        provenance = provenance,
         **kwargs
     )
     if kind != COMPONENT:

@@ -26,9 +26,12 @@ resources and cannot be rendered alone) and the snapshots of the bases it names.
         "snapshot": "File or None: the snapshot of a `Kustomization` (`<name>.krmsnap`, docs/snapshot.md); None for a `Component`.",
         "manifests": "File or None: the rendered manifests of a `Kustomization` (`<name>_manifests.yaml`, what `kustomize build DIR` prints); None for a `Component`.",
         "srcs": "depset of File: for a `Component`, its `srcs` and those of the components it names, transitively (a parent's render action reads them); for a `Kustomization`, its own `srcs`.",
-        "bases": "depset of struct(dir, snapshot, label): the `--dep DIR=SNAPSHOT` pairs that a kustomization including this target passes to the renderer. For a `Kustomization`, one entry: itself. For a `Component`, the entries of its `deps` (its bases, and transitively those of the components it names).",
-        "inputs": "depset of File: the files that the render action of a kustomization including this target needs: for a `Kustomization`, its snapshot and kustomization file; for a `Component`, its `srcs` (transitively) and its `deps`' inputs.",
+        "bases": "depset of struct(dir, snapshot, label, provenance): the `--dep DIR=SNAPSHOT` pairs that a kustomization including this target passes to the renderer (`provenance`: whether the snapshot carries provenance). For a `Kustomization`, one entry: itself. For a `Component`, the entries of its `deps` (its bases, and transitively those of the components it names).",
+        "inputs": "depset of File: the files that the render action of a kustomization including this target needs: for a `Kustomization`, its snapshot (the renderer finds it by the base's path: the base directory need not exist in the sandbox); for a `Component`, its `srcs` (transitively) and its `deps`' inputs.",
         "functions": "list of struct(path, function): the exec functions that the render action of a kustomization including this target must declare (`--function PATH=EXECUTABLE`): for a `Component`, its `functions` and those of the components it names, transitively, with `path` relative to the execution root and `function` a `KrmFunctionInfo`; for a `Kustomization`, none (its functions ran in its own action).",
+        "components": "depset of struct(dir, label): for a `Component`, itself and the components it names, transitively (a kustomization including it applies them, and passes `--label-map DIR=LABEL` for each with provenance); for a `Kustomization`, empty.",
+        "provenance": "bool: whether this `Kustomization` renders with provenance (its snapshot carries it); False for a `Component`.",
+        "provenance_manifest": "File or None: `<name>.provenance.json` when `provenance` is True; None otherwise.",
     },
 )
 

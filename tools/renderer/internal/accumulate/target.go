@@ -347,6 +347,30 @@ func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumu
 		if errors.Is(errF, load.ErrRemote) {
 			return nil, errF
 		}
+		// A base read from a snapshot is found by its path alone: its
+		// directory need not exist (in Bazel's sandbox it does not).
+		dir, errD := t.ldr.DirPath(path)
+		if errD == nil && t.env.Prebuilt != nil {
+			pre, kind, ok, err := t.env.Prebuilt.Lookup(dir)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if acc, err = t.mergePrebuilt(acc, pre, kind, dir, path); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
+		if errD == nil && t.env.Hermetic && !t.ldr.FS().Exists(dir) {
+			label := t.env.Label
+			if label == "" {
+				label = "the target"
+			}
+			return nil, fmt.Errorf("'%s' (resources of %s) is not a declared input: "+
+				"add the file to srcs of %s, or the krm_kustomization target of the directory to deps of %s",
+				path, t.kustPath(), label, label)
+		}
 		sub, err := t.ldr.New(path)
 		if err != nil {
 			if isMalformedYAML(errF) {
@@ -374,33 +398,32 @@ func (t *Target) accumulateComponents(acc *Accumulation, paths []string) (*Accum
 	return acc, nil
 }
 
-func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path string, isComponent bool) (*Accumulation, error) {
-	if !isComponent && t.env.Prebuilt != nil {
-		pre, kind, ok, err := t.env.Prebuilt.Lookup(ldr.Root())
-		if err != nil {
+// mergePrebuilt merges the snapshot pre (of kind) of the base directory dir,
+// named path in resources.
+func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, path string) (*Accumulation, error) {
+	if kind == types.ComponentKind {
+		return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, dir)
+	}
+	if t.origin != nil {
+		if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
 			return nil, err
 		}
-		if ok {
-			if kind == types.ComponentKind {
-				return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, ldr.Root())
-			}
-			if t.origin != nil {
-				if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
-					return nil, err
-				}
-			}
-			if t.env.Prov != nil {
-				if err := t.env.Prov.Import(pre.Resources.Resources(), pre.Provenance); err != nil {
-					return nil, fmt.Errorf("base '%s': %w", path, err)
-				}
-			}
-			pre.Provenance = nil
-			if err := acc.Merge(pre); err != nil {
-				return nil, fmt.Errorf("recursed merging from path '%s': %w", ldr.Root(), err)
-			}
-			return acc, nil
+	}
+	if t.env.Prov != nil {
+		if err := t.env.Prov.Import(pre.Resources.Resources(), pre.Provenance); err != nil {
+			return nil, fmt.Errorf("base '%s': %w", path, err)
 		}
 	}
+	pre.Provenance = nil
+	if err := acc.Merge(pre); err != nil {
+		return nil, fmt.Errorf("recursed merging from path '%s': %w", dir, err)
+	}
+	return acc, nil
+}
+
+// accumulateDirectory accumulates the base or component in ldr from its
+// sources (bases with a snapshot were merged by accumulateResources).
+func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path string, isComponent bool) (*Accumulation, error) {
 	if !isComponent && t.env.Memoize {
 		return t.accumulateMemoized(acc, ldr, path)
 	}

@@ -211,6 +211,61 @@ func TestRenderReadsSnapshotsNotSources(t *testing.T) {
 	}
 }
 
+// A base read from a snapshot is found by its path alone: in Bazel's sandbox
+// its directory does not exist. With --hermetic, an entry of resources that
+// is neither a file nor a declared base is one error naming both fixes.
+func TestRenderBasesWithoutDirectories(t *testing.T) {
+	full := memFS(t, layered)
+	want, err := Build(full, "/r/prod", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderLevels(t, full)
+	files := map[string]string{}
+	for _, p := range []string{"/r/prod/kustomization.yaml", "/r/comp/kustomization.yaml", "/snap/app.yaml", "/snap/extra.yaml"} {
+		b, err := full.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = string(b)
+	}
+	fs := memFS(t, files)
+	if fs.Exists("/r/app") || fs.Exists("/r/extra") {
+		t.Fatal("the base directories exist")
+	}
+	deps := map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"}
+	res, err := Render(fs, "/r/prod", Options{Deps: deps, Hermetic: true, Label: "//prod:prod"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Manifests) != string(want) {
+		t.Errorf("without base directories:\n%s\nwant:\n%s", res.Manifests, want)
+	}
+
+	prod := files["/r/prod/kustomization.yaml"]
+	for _, tc := range []struct {
+		entry, kust string
+		deps        map[string]string
+	}{
+		// A base missing from deps.
+		{"../extra", prod, map[string]string{"/r/app": "/snap/app.yaml"}},
+		// A file missing from srcs.
+		{"missing.yaml", strings.Replace(prod, "- ../extra\n", "- ../extra\n- missing.yaml\n", 1), deps},
+	} {
+		if err := fs.WriteFile("/r/prod/kustomization.yaml", []byte(tc.kust)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Render(fs, "/r/prod", Options{Deps: tc.deps, Hermetic: true, Label: "//prod:prod"}, true)
+		msg := "'" + tc.entry + "' (resources of /r/prod/kustomization.yaml) is not a declared input: " +
+			"add the file to srcs of //prod:prod, or the krm_kustomization target of the directory to deps of //prod:prod"
+		if err == nil || !strings.HasSuffix(err.Error(), msg) {
+			t.Errorf("%s: error = %v\nwant one ending in %s", tc.entry, err, msg)
+		} else if strings.Count(err.Error(), tc.entry) != 1 {
+			t.Errorf("%s: error names the entry more than once: %v", tc.entry, err)
+		}
+	}
+}
+
 func TestRenderErrors(t *testing.T) {
 	fs := memFS(t, layered)
 	renderLevels(t, fs)

@@ -112,23 +112,35 @@ func remoteError(path string) error {
 		"bring remote bases in as a local directory (vendor them) or as a Bazel external repository", ErrRemote, path)
 }
 
-// New returns a loader for the base or component directory path (relative to this root).
-func (l *Loader) New(path string) (ifc.Loader, error) {
+// DirPath returns the absolute, lexically cleaned directory that the base or
+// component path (relative to this root) names, after the checks New makes
+// on the path itself, without looking at the file system: a base read from
+// a snapshot need not exist (in Bazel's sandbox its directory is absent).
+func (l *Loader) DirPath(path string) (string, error) {
 	if path == "" {
-		return nil, fmt.Errorf("new root cannot be empty")
+		return "", fmt.Errorf("new root cannot be empty")
 	}
 	if IsRemote(path) {
-		return nil, remoteError(path)
+		return "", remoteError(path)
 	}
 	if filepath.IsAbs(path) {
-		return nil, fmt.Errorf("new root '%s' cannot be absolute", path)
+		return "", fmt.Errorf("new root '%s' cannot be absolute", path)
 	}
 	for _, part := range strings.Split(filepath.ToSlash(path), "/") {
 		if part != "" && part != "." && part != ".." && strings.Contains(part, "..") {
-			return nil, fmt.Errorf("path %q is ambiguous: resolves to %q after normalization; check for YAML indentation errors in the kustomization file", path, filepath.Clean(path))
+			return "", fmt.Errorf("path %q is ambiguous: resolves to %q after normalization; check for YAML indentation errors in the kustomization file", path, filepath.Clean(path))
 		}
 	}
-	root, err := confirmDir(l.fs, l.root.Join(path))
+	return filepath.Clean(l.root.Join(path)), nil
+}
+
+// New returns a loader for the base or component directory path (relative to this root).
+func (l *Loader) New(path string) (ifc.Loader, error) {
+	dir, err := l.DirPath(path)
+	if err != nil {
+		return nil, err
+	}
+	root, err := confirmDir(l.fs, dir)
 	if err != nil {
 		return nil, l.withHint(path, fmt.Errorf("must build at directory: not a valid directory: %w", err))
 	}
