@@ -144,13 +144,8 @@ func (o *buildOptions) Usage() { o.fs.Usage() }
 
 func runBuild(args []string, stdout, stderr io.Writer) int {
 	o := buildFlags(stderr)
-	if err := o.fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		o.fs.Usage()
-		return 2
+	if code, ok := parseFlags(o.fs, args, stderr); !ok {
+		return code
 	}
 	dir := "."
 	switch o.fs.NArg() {
@@ -231,13 +226,8 @@ func renderFlags(stderr io.Writer) *renderOptions {
 
 func runRender(args []string, stderr io.Writer) int {
 	o := renderFlags(stderr)
-	if err := o.fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		o.fs.Usage()
-		return 2
+	if code, ok := parseFlags(o.fs, args, stderr); !ok {
+		return code
 	}
 	if o.fs.NArg() != 1 || o.snapshot == "" {
 		fmt.Fprintln(stderr, "Error: krm render needs one directory and --snapshot FILE (see krm help render)")
@@ -332,13 +322,8 @@ func runTrace(args []string, stdout, stderr io.Writer) int {
 
 func runTraceIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := traceFlags(stderr)
-	if err := o.fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return 0
-		}
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		o.fs.Usage()
-		return 2
+	if code, ok := parseFlags(o.fs, args, stderr); !ok {
+		return code
 	}
 	if o.fs.NArg() != 1 || o.manifest == "" {
 		fmt.Fprintln(stderr, "Error: krm trace needs one OBJECT and --provenance-manifest FILE (see krm help trace)")
@@ -400,4 +385,19 @@ func runTraceIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// parseFlags parses args into fs; on --help or a flag error it returns the
+// exit code (0 or 2, with the error and usage printed) and false.
+func parseFlags(fs *pflag.FlagSet, args []string, stderr io.Writer) (int, bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case err == pflag.ErrHelp:
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "Error: %v\n", err)
+	fs.Usage()
+	return 2, false
 }
