@@ -329,42 +329,17 @@ func runTraceIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error: krm trace needs one OBJECT and --provenance-manifest FILE (see krm help trace)")
 		return 2
 	}
-	arg := o.fs.Arg(0)
-	var queries []trace.Query
-	if arg == "-" {
-		in, err := io.ReadAll(stdin)
-		if err == nil {
-			queries, err = trace.ParseObjects(in)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
-	} else if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		in, err := os.ReadFile(arg)
-		if err == nil {
-			queries, err = trace.ParseObjects(in)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "Error: %s: %v\n", arg, err)
-			return 1
-		}
-	} else {
-		q, err := trace.ParseID(arg)
-		if err != nil {
-			fmt.Fprintf(stderr, "Error: no file %s, and not an object ID: %v\n", arg, err)
-			return 2
-		}
-		queries = []trace.Query{q}
-	}
-	data, err := os.ReadFile(o.manifest)
+	queries, err := trace.LoadQueries(o.fs.Arg(0), stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
+		if _, usage := err.(trace.UsageError); usage {
+			return 2
+		}
 		return 1
 	}
-	man, err := provenance.ReadManifest(data)
+	man, err := trace.LoadManifest(o.manifest)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %s: %v\n", o.manifest, err)
+		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
 	opts := trace.Options{FS: filesys.MakeFsOnDisk(), WorkspaceRoot: o.workspaceRoot}

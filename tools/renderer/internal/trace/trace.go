@@ -10,6 +10,7 @@ package trace
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -347,4 +348,48 @@ func Print(w io.Writer, r *Result) {
 			fmt.Fprintf(w, "  workspace:     changed since the render: %s\n", strings.Join(changed, ", "))
 		}
 	}
+}
+
+// UsageError marks a query argument that is neither a file, "-" nor an object ID.
+type UsageError struct{ error }
+
+// LoadQueries turns the OBJECT argument of `krm trace` into queries: "-"
+// reads objects from stdin, an existing file is read as objects, anything
+// else is parsed as KIND[.GROUP]/[NAMESPACE/]NAME.
+func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
+	if arg == "-" {
+		in, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, err
+		}
+		return ParseObjects(in)
+	}
+	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+		in, err := os.ReadFile(arg)
+		if err == nil {
+			var qs []Query
+			if qs, err = ParseObjects(in); err == nil {
+				return qs, nil
+			}
+		}
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
+	q, err := ParseID(arg)
+	if err != nil {
+		return nil, UsageError{fmt.Errorf("no file %s, and not an object ID: %w", arg, err)}
+	}
+	return []Query{q}, nil
+}
+
+// LoadManifest reads a provenance manifest file.
+func LoadManifest(path string) (*provenance.Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := provenance.ReadManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
