@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
@@ -267,7 +268,7 @@ func loadCases(t *testing.T) []*testCase {
 		if !e.IsDir() {
 			continue
 		}
-		tc, err := loadCase(base, e.Name())
+		tc, err := loadCase(t, base, e.Name())
 		if err != nil {
 			t.Errorf("case %s: %v", e.Name(), err)
 			continue
@@ -277,7 +278,7 @@ func loadCases(t *testing.T) []*testCase {
 	return cases
 }
 
-func loadCase(base, name string) (*testCase, error) {
+func loadCase(t *testing.T, base, name string) (*testCase, error) {
 	if !caseNameRE.MatchString(name) {
 		return nil, fmt.Errorf("case name must be kebab-case")
 	}
@@ -286,6 +287,7 @@ func loadCase(base, name string) (*testCase, error) {
 	if fi, err := os.Stat(tc.tree); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("missing tree/ directory")
 	}
+	tc.tree = testtree.Real(t, tc.tree)
 	if b, ok, err := readOptional(filepath.Join(tc.dir, fileTarget)); err != nil {
 		return nil, err
 	} else if ok {

@@ -100,6 +100,13 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err != nil {
 		return nil, err
 	}
+	if opts.Hermetic {
+		// Bazel's inputs are symbolic links out of the sandbox; the
+		// declared inputs confine the build there.
+		if err := ldr.SetLinks(load.KeepLinks); err != nil {
+			return nil, err
+		}
+	}
 	env := NewEnv()
 	env.Hermetic, env.Label = opts.Hermetic, opts.Label
 	env.Memoize = !opts.Hermetic

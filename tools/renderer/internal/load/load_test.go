@@ -201,26 +201,78 @@ func TestLoadRemoteIsErrRemote(t *testing.T) {
 	}
 }
 
-// Symlinks are judged by the path the kustomization names, not their
-// target (Bazel presents every input as a symlink out of the tree).
-func TestLoadDoesNotResolveSymlinks(t *testing.T) {
+// symlinkTree makes dir/{outside.yaml, app/{in.yaml, in-link.yaml -> in.yaml,
+// link.yaml -> ../outside.yaml, up -> .., loop -> .}, app-link -> app}.
+func symlinkTree(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "app"), 0o755); err != nil {
-		t.Fatal(err)
+	for name, content := range map[string]string{"outside.yaml": "outside", "app/in.yaml": "in"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "outside.yaml"), []byte("outside"), 0o644); err != nil {
-		t.Fatal(err)
+	for link, target := range map[string]string{
+		"app/in-link.yaml": "in.yaml",
+		"app/link.yaml":    "../outside.yaml",
+		"app/up":           "..",
+		"app/loop":         ".",
+		"app-link":         "app",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Skip("symlinks unsupported:", err)
+		}
 	}
-	if err := os.Symlink(filepath.Join(dir, "outside.yaml"), filepath.Join(dir, "app", "link.yaml")); err != nil {
-		t.Skip("symlinks unsupported:", err)
+	return dir
+}
+
+// Symbolic links are resolved before the root check, as kustomize does:
+// links that stay in the root work, links out of it are refused.
+func TestLoadResolvesSymlinks(t *testing.T) {
+	dir := symlinkTree(t)
+	for _, root := range []string{"app", "app-link"} {
+		l := mustLoader(t, filesys.MakeFsOnDisk(), filepath.Join(dir, root), RootOnly, nil)
+		for _, p := range []string{"in.yaml", "in-link.yaml"} {
+			if got, err := l.Load(p); err != nil || string(got) != "in" {
+				t.Errorf("%s: Load(%s) = %q, %v; want the file", root, p, got, err)
+			}
+		}
+		for _, p := range []string{"link.yaml", "up/outside.yaml", "../outside.yaml"} {
+			_, err := l.Load(p)
+			if err == nil || !strings.Contains(err.Error(), "security; file") || !strings.Contains(err.Error(), filepath.Base(p)) {
+				t.Errorf("%s: Load(%s) error = %v; want the root check naming the path", root, p, err)
+			}
+		}
+		if _, err := l.New("loop"); err == nil || !strings.Contains(err.Error(), "cycle detected") {
+			t.Errorf("%s: New(loop) error = %v; want a cycle", root, err)
+		}
 	}
+}
+
+// With KeepLinks (Bazel's sandbox, where every input is a link out of the
+// tree) the path as written is judged.
+func TestLoadKeepLinks(t *testing.T) {
+	dir := symlinkTree(t)
 	l := mustLoader(t, filesys.MakeFsOnDisk(), filepath.Join(dir, "app"), RootOnly, nil)
+	if err := l.SetLinks(KeepLinks); err != nil {
+		t.Fatal(err)
+	}
 	got, err := l.Load("link.yaml")
 	if err != nil || string(got) != "outside" {
 		t.Errorf("Load(link.yaml) = %q, %v; want the link's content", got, err)
 	}
 	if _, err := l.Load("../outside.yaml"); err == nil {
 		t.Errorf("Load(../outside.yaml) succeeded under RootOnly")
+	}
+	sub, err := l.New("up")
+	if err != nil {
+		t.Fatalf("New(up): %v", err)
+	}
+	if got, err := sub.Load("outside.yaml"); err != nil || string(got) != "outside" {
+		t.Errorf("a sub-loader lost KeepLinks: Load(outside.yaml) = %q, %v", got, err)
 	}
 }
 

@@ -41,14 +41,31 @@ var ErrRemote = errors.New("remote content is not supported")
 // build system can tell the user which declaration to add.
 type MissingHint func(path string) string
 
+// Links says how the RootOnly restrictor treats symbolic links.
+type Links int
+
+const (
+	// ResolveLinks judges the file a path leads to after following every
+	// symbolic link, as kustomize does: a link (or a directory link on the
+	// way) that leads out of the root is refused. The default.
+	ResolveLinks Links = iota
+	// KeepLinks judges the path as written. Under Bazel (krm render
+	// --hermetic) every input is a symbolic link into the source tree, and
+	// the declared inputs confine what a build reads instead.
+	KeepLinks
+)
+
 // Loader reads files relative to one kustomization root. It implements
 // kustomize's ifc.Loader so kustomize's generator helpers can use it.
 type Loader struct {
 	fs         filesys.FileSystem
 	root       filesys.ConfirmedDir
 	restrictor Restrictor
+	links      Links
 	referrer   *Loader
 	hint       MissingHint
+	// realRoot is root with its symbolic links resolved (with ResolveLinks).
+	realRoot filesys.ConfirmedDir
 }
 
 var _ ifc.Loader = (*Loader)(nil)
@@ -77,7 +94,49 @@ func NewLoader(fs filesys.FileSystem, dir string, r Restrictor, hint MissingHint
 	if err != nil {
 		return nil, fmt.Errorf("must build at directory: %w", err)
 	}
-	return &Loader{fs: fs, root: root, restrictor: r, hint: hint}, nil
+	l := &Loader{fs: fs, root: root, restrictor: r, hint: hint}
+	return l, l.resolveRoot()
+}
+
+// SetLinks sets how this loader and the loaders New makes from it treat
+// symbolic links (ResolveLinks unless set).
+func (l *Loader) SetLinks(k Links) error {
+	l.links = k
+	return l.resolveRoot()
+}
+
+// resolveRoot records the root with its links resolved, which the root
+// check and the cycle check compare resolved paths against.
+func (l *Loader) resolveRoot() error {
+	l.realRoot = l.root
+	if l.links == KeepLinks {
+		return nil
+	}
+	d, f, err := l.fs.CleanedAbs(string(l.root))
+	if err != nil {
+		return fmt.Errorf("must build at directory: %w", err)
+	}
+	if f != "" {
+		return fmt.Errorf("must build at directory: '%s' is not a directory", l.root)
+	}
+	l.realRoot = d
+	return nil
+}
+
+// realFile resolves the symbolic links of the existing file path, as the
+// root check sees it.
+func (l *Loader) realFile(path string) (dir filesys.ConfirmedDir, real string, err error) {
+	if l.links == KeepLinks {
+		return filesys.ConfirmedDir(filepath.Dir(path)), path, nil
+	}
+	d, f, err := l.fs.CleanedAbs(path)
+	if err != nil {
+		return "", "", err
+	}
+	if f == "" {
+		return "", "", fmt.Errorf("'%s' must resolve to a file", path)
+	}
+	return d, d.Join(f), nil
 }
 
 // FS is the file system the loader reads.
@@ -144,12 +203,18 @@ func (l *Loader) New(path string) (ifc.Loader, error) {
 	if err != nil {
 		return nil, l.withHint(path, fmt.Errorf("must build at directory: not a valid directory: %w", err))
 	}
+	sub := &Loader{fs: l.fs, root: root, restrictor: l.restrictor, links: l.links, referrer: l, hint: l.hint}
+	if err := sub.resolveRoot(); err != nil {
+		return nil, l.withHint(path, err)
+	}
+	// Compare resolved roots too: a directory link back up the tree is a
+	// cycle even though its path goes down.
 	for p := l; p != nil; p = p.referrer {
-		if p.root.HasPrefix(root) {
+		if p.root.HasPrefix(root) || p.realRoot.HasPrefix(sub.realRoot) {
 			return nil, fmt.Errorf("cycle detected: candidate root '%s' contains visited root '%s'", root, l.root)
 		}
 	}
-	return &Loader{fs: l.fs, root: root, restrictor: l.restrictor, referrer: l, hint: l.hint}, nil
+	return sub, nil
 }
 
 // Resolve returns the absolute path of path, after the restrictor allowed it.
@@ -171,10 +236,26 @@ func (l *Loader) Resolve(path string) (string, error) {
 	if l.fs.IsDir(clean) {
 		return "", fmt.Errorf("'%s' must resolve to a file", path)
 	}
+	return clean, l.confine(path, clean)
+}
+
+// confine is the root-only check: the file clean (path as given) must be
+// in or below the root, and with ResolveLinks so must the file it leads to
+// through symbolic links, compared with the resolved root (so a root that
+// is itself a link still works).
+func (l *Loader) confine(path, clean string) error {
 	if !filesys.ConfirmedDir(filepath.Dir(clean)).HasPrefix(l.root) {
-		return "", fmt.Errorf("security; file '%s' is not in or below '%s'", path, l.root)
+		return fmt.Errorf("security; file '%s' is not in or below '%s'", path, l.root)
 	}
-	return clean, nil
+	dir, real, err := l.realFile(clean)
+	if err != nil {
+		return err
+	}
+	if !dir.HasPrefix(l.realRoot) {
+		return fmt.Errorf("security; file '%s' is not in or below '%s': it is a symbolic link to '%s', or lies under one",
+			path, l.root, real)
+	}
+	return nil
 }
 
 // Load reads the file at path (relative to the root).

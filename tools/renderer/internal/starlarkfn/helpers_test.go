@@ -13,16 +13,17 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
 )
 
 // kustDir is the kustomization root of the tests: testdata/kust.
 func kustDir(t *testing.T) string {
 	t.Helper()
-	d, err := filepath.Abs("testdata/kust")
+	d, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d
+	return filepath.Join(testtree.Real(t, d), "kust")
 }
 
 func helpers(t *testing.T, dir string, r load.Restrictor, hint load.MissingHint) *resmap.PluginHelpers {
