@@ -23,14 +23,18 @@ type configured struct {
 	// it reads (provenance only).
 	step *provenance.Step
 	rec  *load.Recorder
+	// entry is where errors say it was configured: "FIELD: ENTRY" of this
+	// kustomization file.
+	entry string
 }
 
 // pluginConfigs reads the objects named by a generators/transformers/validators
 // list. Like kustomize, inline objects come first, then files and directories
 // (which are accumulated like resources, so a directory's own transformers apply).
-func (t *Target) pluginConfigs(entries []string) (resmap.ResMap, error) {
+// It also returns the entry each object came from, for messages.
+func (t *Target) pluginConfigs(entries []string) (resmap.ResMap, []string, error) {
 	acc := NewAccumulation()
-	var paths []string
+	var paths, from []string
 	for _, e := range entries {
 		m, err := t.env.Factory.NewResMapFromBytes([]byte(e))
 		if err != nil {
@@ -40,44 +44,58 @@ func (t *Target) pluginConfigs(entries []string) (resmap.ResMap, error) {
 		if t.origin != nil {
 			for _, r := range m.Resources() {
 				if err := r.SetOrigin(t.origin.Append(t.kust.FileName)); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 		}
 		if err := acc.Resources.AppendAll(m); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		for range m.Resources() {
+			from = append(from, "an inline entry")
 		}
 	}
-	acc, err := t.accumulateResources(acc, paths)
-	if err != nil {
-		return nil, err
+	for _, p := range paths {
+		var err error
+		if acc, err = t.accumulateResources(acc, []string{p}); err != nil {
+			return nil, nil, err
+		}
+		for len(from) < acc.Resources.Size() {
+			from = append(from, p)
+		}
 	}
-	return acc.Resources, nil
+	return acc.Resources, from, nil
 }
 
-func (t *Target) configurePlugins(entries []string, generator bool) ([]configured, error) {
+// configurePlugins configures the plugins that the entries of field
+// (generators, transformers or validators) name.
+func (t *Target) configurePlugins(field string, entries []string, generator bool) ([]configured, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	m, err := t.pluginConfigs(entries)
+	m, from, err := t.pluginConfigs(entries)
 	if err != nil {
 		return nil, err
 	}
 	var out []configured
-	for _, res := range m.Resources() {
+	for i, res := range m.Resources() {
+		entry := field
+		if i < len(from) {
+			entry = fmt.Sprintf("%s: %s", field, from[i])
+		}
 		h := t.helpers()
 		if t.env.Prov != nil {
 			h = t.recordingHelpers()
 		}
 		p, err := plugin.Configure(res, h)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %s: %w", t.kustPath(), entry, err)
 		}
 		o, err := plugin.Origin(res)
 		if err != nil {
 			return nil, err
 		}
-		c := configured{plugin: p, origin: o, id: res.OrgId().String()}
+		c := configured{plugin: p, origin: o, id: res.OrgId().String(), entry: entry}
 		if tk := t.env.Prov; tk != nil {
 			c.step, err = t.pluginStep(res, generator)
 			if err != nil {
@@ -111,7 +129,7 @@ func (t *Target) pluginStep(res *resource.Resource, generator bool) (*provenance
 }
 
 func (t *Target) externalGenerators() ([]configured, error) {
-	gs, err := t.configurePlugins(t.kust.Generators, true)
+	gs, err := t.configurePlugins("generators", t.kust.Generators, true)
 	if err != nil {
 		return nil, fmt.Errorf("loading generator plugins: %w", err)
 	}
@@ -123,8 +141,8 @@ func (t *Target) externalGenerators() ([]configured, error) {
 	return gs, nil
 }
 
-func (t *Target) externalTransformers(entries []string) ([]configured, error) {
-	ts, err := t.configurePlugins(entries, false)
+func (t *Target) externalTransformers(field string, entries []string) ([]configured, error) {
+	ts, err := t.configurePlugins(field, entries, false)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +157,7 @@ func (t *Target) externalTransformers(entries []string) ([]configured, error) {
 // runValidators runs each validator on the accumulation and fails if one
 // changed anything but the validated-by label.
 func (t *Target) runValidators(acc *Accumulation) error {
-	vs, err := t.externalTransformers(t.kust.Validators)
+	vs, err := t.externalTransformers("validators", t.kust.Validators)
 	if err != nil {
 		return err
 	}
@@ -151,7 +169,7 @@ func (t *Target) runValidators(acc *Accumulation) error {
 		}
 		before := acc.Resources.DeepCopy()
 		if err := v.plugin.(resmap.Transformer).Transform(acc.Resources); err != nil {
-			return err
+			return fmt.Errorf("%s: %s: %w", t.kustPath(), v.entry, err)
 		}
 		if t.env.Prov != nil {
 			// A validator may add its validated-by label.
@@ -169,7 +187,7 @@ func (t *Target) runValidators(acc *Accumulation) error {
 			}
 		}
 		if err := before.ErrorIfNotEqualSets(after); err != nil {
-			return fmt.Errorf("validator shouldn't modify the resource map: %v", err)
+			return fmt.Errorf("%s: %s: validator %s shouldn't modify the resource map: %v", t.kustPath(), v.entry, v.id, err)
 		}
 	}
 	return nil

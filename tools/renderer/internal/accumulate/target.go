@@ -298,7 +298,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		}
 		all = append(all, s)
 	}
-	external, err := t.externalTransformers(t.kust.Transformers)
+	external, err := t.externalTransformers("transformers", t.kust.Transformers)
 	if err != nil {
 		return err
 	}

@@ -16,14 +16,22 @@ import (
 // scalars the Starlark value of their resolved YAML type: int, float, bool,
 // None or string. A quoted "1" stays a string.
 func toStarlark(n *yaml.Node) (starlark.Value, error) {
+	return toStarlarkAt(n, 0)
+}
+
+func toStarlarkAt(n *yaml.Node, depth int) (starlark.Value, error) {
+	if depth > MaxNesting {
+		return nil, fmt.Errorf("line %d: nested deeper than %d levels", n.Line, MaxNesting)
+	}
+	depth++
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return starlark.None, nil
 		}
-		return toStarlark(n.Content[0])
+		return toStarlarkAt(n.Content[0], depth)
 	case yaml.AliasNode:
-		return toStarlark(n.Alias)
+		return toStarlarkAt(n.Alias, depth)
 	case yaml.MappingNode:
 		d := starlark.NewDict(len(n.Content) / 2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -37,7 +45,7 @@ func toStarlark(n *yaml.Node) (starlark.Value, error) {
 			if k.ShortTag() == "!!merge" {
 				return nil, fmt.Errorf("line %d: YAML merge keys (<<) are not supported", k.Line)
 			}
-			sv, err := toStarlark(v)
+			sv, err := toStarlarkAt(v, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -49,7 +57,7 @@ func toStarlark(n *yaml.Node) (starlark.Value, error) {
 	case yaml.SequenceNode:
 		elems := make([]starlark.Value, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := toStarlark(c)
+			v, err := toStarlarkAt(c, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -107,6 +115,15 @@ func scalarToStarlark(n *yaml.Node) (starlark.Value, error) {
 // fromStarlark converts a Starlark value back to a YAML node; path names the
 // value in errors.
 func fromStarlark(v starlark.Value, path string) (*yaml.Node, error) {
+	return fromStarlarkAt(v, path, 0)
+}
+
+func fromStarlarkAt(v starlark.Value, path string, depth int) (*yaml.Node, error) {
+	if depth > MaxNesting {
+		// Also what a list that contains itself looks like.
+		return nil, fmt.Errorf("%s: nested deeper than %d levels", path[:min(len(path), 200)]+"...", MaxNesting)
+	}
+	depth++
 	switch x := v.(type) {
 	case starlark.NoneType:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagNull, Value: "null"}, nil
@@ -132,7 +149,7 @@ func fromStarlark(v starlark.Value, path string) (*yaml.Node, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s: dict key %s is a %s; keys must be strings", path, kv[0].String(), kv[0].Type())
 			}
-			c, err := fromStarlark(kv[1], path+"."+string(k))
+			c, err := fromStarlarkAt(kv[1], path+"."+string(k), depth)
 			if err != nil {
 				return nil, err
 			}
@@ -143,7 +160,7 @@ func fromStarlark(v starlark.Value, path string) (*yaml.Node, error) {
 		if _, ok := v.(starlark.String); !ok {
 			n := &yaml.Node{Kind: yaml.SequenceNode, Tag: yaml.NodeTagSeq}
 			for i := 0; i < x.Len(); i++ {
-				c, err := fromStarlark(x.Index(i), fmt.Sprintf("%s[%d]", path, i))
+				c, err := fromStarlarkAt(x.Index(i), fmt.Sprintf("%s[%d]", path, i), depth)
 				if err != nil {
 					return nil, err
 				}

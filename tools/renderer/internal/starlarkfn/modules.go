@@ -11,6 +11,7 @@ import (
 	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/syntax"
 	"sigs.k8s.io/kustomize/api/ifc"
 
@@ -27,8 +28,49 @@ const LibraryPrefix = "@rules_krm//"
 // builtinModules are the pure modules kpt's starlark function offers under
 // these names. Nothing else is built in: no time, no randomness, no I/O.
 var builtinModules = map[string]starlark.StringDict{
-	"encoding/json.star": {"json": json.Module},
+	"encoding/json.star": {"json": boundedJSON()},
 	"math.star":          {"math": math.Module},
+}
+
+// boundedJSON is Starlark's json module whose decode refuses input nested
+// deeper than MaxNesting: its decoder recurses on the Go stack.
+func boundedJSON() *starlarkstruct.Module {
+	members := starlark.StringDict{}
+	for k, v := range json.Module.Members {
+		members[k] = v
+	}
+	decode := json.Module.Members["decode"]
+	members["decode"] = starlark.NewBuiltin("json.decode", func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if len(args) > 0 {
+			if s, ok := args[0].(starlark.String); ok && jsonDepth(string(s)) > MaxNesting {
+				return nil, fmt.Errorf("json.decode: input nested deeper than %d levels", MaxNesting)
+			}
+		}
+		return starlark.Call(thread, decode, args, kwargs)
+	})
+	return &starlarkstruct.Module{Name: json.Module.Name, Members: members}
+}
+
+// jsonDepth is how deep the arrays and objects of JSON text s nest (an
+// upper bound for invalid text, which decode then rejects).
+func jsonDepth(s string) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // fileOptions are the dialect kpt's starlark function enables: sets,
@@ -68,13 +110,12 @@ type entry struct {
 
 // modules loads the modules of one script run.
 type modules struct {
-	ldr      ifc.Loader
-	lib      fs.FS
-	libErr   error
-	cache    map[string]*entry
-	print    func(*starlark.Thread, string)
-	maxSteps uint64
-	onMax    func(*starlark.Thread)
+	ldr    ifc.Loader
+	lib    fs.FS
+	libErr error
+	cache  map[string]*entry
+	print  func(*starlark.Thread, string)
+	budget *budget
 }
 
 // library returns the rules_krm Starlark library: the directory named by
@@ -181,22 +222,19 @@ func (ms *modules) exec(parent *starlark.Thread, m module) (starlark.StringDict,
 		return nil, err
 	}
 	t := ms.thread(m)
-	if parent.Steps < ms.maxSteps {
-		t.SetMaxExecutionSteps(ms.maxSteps - parent.Steps)
-	} else {
-		t.SetMaxExecutionSteps(1)
-	}
+	base, _ := parent.Local(budgetKey).(uint64)
+	ms.budget.start(t, base+parent.Steps)
 	g, err := starlark.ExecFileOptions(fileOptions, t, m.display, src, nil)
 	parent.Steps += t.Steps
+	ms.budget.current.Store(parent)
 	// An *starlark.EvalError stays the cause of the load error, so that
 	// the report shows the module's backtrace too.
 	return g, err
 }
 
 func (ms *modules) thread(m module) *starlark.Thread {
-	t := &starlark.Thread{Name: m.display, Load: ms.load, Print: ms.print, OnMaxSteps: ms.onMax}
+	t := &starlark.Thread{Name: m.display, Load: ms.load, Print: ms.print}
 	t.SetLocal(moduleKey, m)
-	t.SetMaxExecutionSteps(ms.maxSteps)
 	return t
 }
 

@@ -93,11 +93,6 @@ const (
 	Kind       = "StarlarkRun"
 )
 
-// DefaultMaxSteps bounds a run when the config sets no maxSteps: far more
-// than scripts over thousands of resources take, and a fraction of a
-// second of computation.
-const DefaultMaxSteps = 10_000_000
-
 // Stderr receives what scripts print.
 var Stderr io.Writer = os.Stderr
 
@@ -168,8 +163,8 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	}
 	p.maxSteps = DefaultMaxSteps
 	if cfg.MaxSteps != nil {
-		if *cfg.MaxSteps <= 0 {
-			return fmt.Errorf("%s: maxSteps must be positive", p.name)
+		if *cfg.MaxSteps <= 0 || *cfg.MaxSteps > MaxStepsCeiling {
+			return fmt.Errorf("%s: maxSteps must be between 1 and %d, not %d", p.name, MaxStepsCeiling, *cfg.MaxSteps)
 		}
 		p.maxSteps = uint64(*cfg.MaxSteps)
 	}
@@ -224,18 +219,19 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	ctx := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{"resource_list": rl})
 
 	ms := &modules{
-		ldr:      p.h.Loader(),
-		cache:    map[string]*entry{},
-		maxSteps: p.maxSteps,
+		ldr:    p.h.Loader(),
+		cache:  map[string]*entry{},
+		budget: newBudget(p.maxSteps),
 		print: func(_ *starlark.Thread, msg string) {
 			fmt.Fprintf(Stderr, "%s: %s\n", p.name, msg)
 		},
 	}
-	ms.onMax = func(t *starlark.Thread) {
-		t.Cancel(fmt.Sprintf("the script exceeded its limit of %d steps (raise maxSteps in the %s config if it really needs more)", p.maxSteps, Kind))
-	}
 	thread := ms.thread(p.main)
-	if _, err := starlark.ExecFileOptions(fileOptions, thread, p.main.display, p.source, starlark.StringDict{"ctx": ctx}); err != nil {
+	ms.budget.start(thread, 0)
+	stop := ms.budget.watch()
+	_, err = starlark.ExecFileOptions(fileOptions, thread, p.main.display, p.source, starlark.StringDict{"ctx": ctx})
+	stop()
+	if err != nil {
 		return nil, p.scriptError(err)
 	}
 
@@ -304,9 +300,27 @@ func (p *Plugin) scriptError(err error) error {
 	fmt.Fprintf(&b, "%s: %s: %s%s", p.name, pos, chain[0].Msg, p.note(pos))
 	for _, ee := range chain {
 		b.WriteString("\n")
-		b.WriteString(indent(ee.Backtrace()))
+		b.WriteString(indent(backtrace(ee)))
 	}
 	return &ScriptError{msg: b.String()}
+}
+
+// backtraceEnds is how many frames a backtrace keeps at each end.
+const backtraceEnds = 10
+
+// backtrace is ee's backtrace with the middle of a deep stack left out.
+func backtrace(ee *starlark.EvalError) string {
+	if len(ee.CallStack) <= 2*backtraceEnds+1 {
+		return ee.Backtrace()
+	}
+	short := *ee
+	n := len(ee.CallStack)
+	short.CallStack = append(append(starlark.CallStack{}, ee.CallStack[:backtraceEnds]...), ee.CallStack[n-backtraceEnds:]...)
+	s := short.Backtrace()
+	// Mark the gap after the first backtraceEnds frames (and the header line).
+	lines := strings.SplitAfter(s, "\n")
+	gap := fmt.Sprintf("  ... %d frames left out ...\n", n-2*backtraceEnds)
+	return strings.Join(lines[:backtraceEnds+1], "") + gap + strings.Join(lines[backtraceEnds+1:], "")
 }
 
 // note explains line numbers of a position in inline source.

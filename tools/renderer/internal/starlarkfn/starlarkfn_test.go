@@ -290,7 +290,7 @@ source: |
   spin()
 `)
 	wantErr(t, p.Transform(resMap(t, h, twoResources)),
-		"the script exceeded its limit of 5000 steps (raise maxSteps in the StarlarkRun config if it really needs more)",
+		"the script exceeded its limit of 5000 steps (operations, and one per 256 bytes allocated); raise maxSteps (at most 200000000) in the StarlarkRun config if it really needs more",
 		"StarlarkRun(forever).source:", "in spin")
 	if p.maxSteps != 5000 {
 		t.Errorf("maxSteps %d", p.maxSteps)
@@ -317,7 +317,7 @@ func TestConfigErrors(t *testing.T) {
 		"params: {}\n":             "needs the script",
 		"source: x\nsorce: y\n":    `unknown field "sorce"`,
 		"path: /abs/x.star\n":      "must be relative",
-		"source: x\nmaxSteps: 0\n": "maxSteps must be positive",
+		"source: x\nmaxSteps: 0\n": "maxSteps must be between 1 and 200000000, not 0",
 	}
 	for body, want := range cases {
 		err := New().Config(h, []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata: {name: c}\n"+body))
