@@ -14,6 +14,8 @@ echo "== go test"
 go test ./...
 echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
+echo "== differential fuzzer: 100 random trees, fixed seeds, against kustomize v5.8.2 (tools/renderer/fuzzdiff)"
+go run ./tools/renderer/fuzzdiff -seed 1 -n 100
 echo "== example goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-example-goldens.sh
 if [[ -x scripts/buildifier.sh ]]; then

@@ -22,7 +22,7 @@ func TestFunctionExamples(t *testing.T) {
 		t.Skipf("no %s (under Bazel, the golden tests of //examples/functions check it): %v", examplesDir, err)
 	}
 	for _, name := range []string{"sidecar", "generator"} {
-		code, out, stderr := runCLI("build", filepath.Join(examplesDir, name))
+		code, out, stderr := runCLI("build", "--enable-alpha-plugins", filepath.Join(examplesDir, name))
 		if code != 0 {
 			t.Errorf("krm build %s: exit %d: %s", name, code, stderr)
 			continue
@@ -30,7 +30,7 @@ func TestFunctionExamples(t *testing.T) {
 		golden(t, name, out)
 	}
 
-	code, _, stderr := runCLI("build", filepath.Join(examplesDir, "latest"))
+	code, _, stderr := runCLI("build", "--enable-alpha-plugins", filepath.Join(examplesDir, "latest"))
 	want := "images must be pinned to a version (not :latest, not untagged): " +
 		"Deployment shop/debug, container shell: busybox:latest; Deployment shop/debug, container setup: alpine"
 	if code != 1 || !strings.Contains(stderr, want) {

@@ -7,11 +7,17 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
 )
 
 // functionFlag is krm render's flag declaring the executable of an exec function.
 const functionFlag = "function"
+
+// renderFunctions lets krm render run functions: under Bazel the
+// declarations (--function, --hermetic) are the gate, not kustomize's
+// --enable-alpha-plugins --enable-exec.
+var renderFunctions = build.Functions{Alpha: true, Exec: true}
 
 // addFunctionFlag adds --function PATH=EXECUTABLE to krm render's flags.
 func addFunctionFlag(fs *pflag.FlagSet) {

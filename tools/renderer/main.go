@@ -88,6 +88,7 @@ type buildOptions struct {
 	output         string
 	loadRestrictor string
 	prov           provenanceFlags
+	kustomize      kustomizeBuildFlags // build_flags.go
 	fs             *pflag.FlagSet
 }
 
@@ -133,6 +134,7 @@ func buildFlags(stderr io.Writer) *buildOptions {
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly,
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
 	o.prov.register(o.fs)
+	o.kustomize.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		o.fs.PrintDefaults()
@@ -161,7 +163,12 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov}, false)
+	opts := build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov}
+	if err := o.kustomize.apply(o.fs, &opts, stderr); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	res, err := build.Render(filesys.MakeFsOnDisk(), dir, opts, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
@@ -180,7 +187,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := emit.WriteFileAtomic(o.output, out); err != nil {
+	if err := writeOutput(o.output, out); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
@@ -252,6 +259,7 @@ func runRender(args []string, stderr io.Writer) int {
 	}
 	res, err := build.Render(filesys.MakeFsOnDisk(), o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
+		Functions: renderFunctions, // declared functions (--function) are the gate
 	}, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -47,6 +47,35 @@ type Options struct {
 	// produces a provenance manifest (docs/provenance.md). Snapshots then
 	// carry provenance too, and bases read from snapshots must have it.
 	Provenance *provenance.Options
+	// Functions says which non-builtin plugins may run; the zero value is
+	// kustomize build's default (builtins only).
+	Functions Functions
+	// Reorder and ManagedByLabel are kustomize build's deprecated --reorder
+	// and --enable-managedby-label flags (see emit.Options).
+	Reorder        string
+	ManagedByLabel bool
+}
+
+// Functions are kustomize build's flags for plugins other than the builtins.
+type Functions struct {
+	// Alpha allows Starlark and exec functions (--enable-alpha-plugins);
+	// without it a function config is an error, as in kustomize.
+	Alpha bool
+	// Exec runs exec functions (--enable-exec); with Alpha but without it an
+	// exec function does nothing, as in kustomize.
+	Exec bool
+	// Env is added to the environment of exec functions (-e/--env KEY=VALUE).
+	Env []string
+}
+
+// pluginConfig is kustomize's plugin configuration for f.
+func (f Functions) pluginConfig() *types.PluginConfig {
+	if !f.Alpha {
+		return types.DisabledPluginConfig()
+	}
+	c := types.EnabledPluginConfig(types.BploUseStaticallyLinked)
+	c.FnpLoadingOptions = types.FnPluginLoadingOptions{EnableExec: f.Exec, Env: f.Env}
+	return c
 }
 
 // Result is what Render produces.
@@ -108,6 +137,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		}
 	}
 	env := NewEnv()
+	env.Plugins = opts.Functions.pluginConfig()
 	env.Hermetic, env.Label = opts.Hermetic, opts.Label
 	env.Memoize = !opts.Hermetic
 	if opts.Provenance != nil {
@@ -184,10 +214,12 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err != nil {
 		return nil, err
 	}
-	if err := emit.Prepare(acc.Resources, emit.Options{SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata}); err != nil {
+	if err := emit.Prepare(acc.Resources, emit.Options{
+		SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata, Reorder: opts.Reorder, ManagedByLabel: opts.ManagedByLabel,
+	}); err != nil {
 		return nil, err
 	}
-	if env.Prov != nil && slices.Contains(k.BuildMetadata, types.ManagedByLabelOption) {
+	if env.Prov != nil && (opts.ManagedByLabel || slices.Contains(k.BuildMetadata, types.ManagedByLabelOption)) {
 		// emit.Prepare labelled every object.
 		env.Prov.AddToAll(acc.Resources, t.ProvenanceStep("LabelTransformer",
 			[]byte(konfig.ManagedbyLabelKey+": "+emit.ManagedByValue+"\n")))

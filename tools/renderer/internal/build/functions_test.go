@@ -25,7 +25,7 @@ func TestFunctions(t *testing.T) {
 		dir := dir
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			tree := copyTree(t, filepath.Join(dir, "tree"))
-			out, err := Build(filesys.MakeFsOnDisk(), tree, Options{})
+			out, err := Build(filesys.MakeFsOnDisk(), tree, Options{Functions: Functions{Alpha: true, Exec: true}})
 			if subs, rerr := os.ReadFile(filepath.Join(dir, "error_contains")); rerr == nil {
 				if err == nil {
 					t.Fatalf("no error; output:\n%s", out)

@@ -477,7 +477,7 @@ func TestProvenanceFunctions(t *testing.T) {
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			tree := copyTree(t, filepath.Join(dir, "tree"))
-			res, err := Render(filesys.MakeFsOnDisk(), tree, Options{Provenance: &provenance.Options{WorkspaceRoot: tree}}, false)
+			res, err := Render(filesys.MakeFsOnDisk(), tree, Options{Provenance: &provenance.Options{WorkspaceRoot: tree}, Functions: Functions{Alpha: true, Exec: true}}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

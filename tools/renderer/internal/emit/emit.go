@@ -25,7 +25,17 @@ type Options struct {
 	SortOptions *types.SortOptions
 	// BuildMetadata from the top kustomization.
 	BuildMetadata []string
+	// Reorder is kustomize build's deprecated --reorder flag: "" (not
+	// given) or "legacy" sort as SortOptions says; "none" keeps the input
+	// order when the kustomization has no sortOptions.
+	Reorder string
+	// ManagedByLabel is kustomize build's deprecated --enable-managedby-label:
+	// label every object as buildMetadata [managedByLabel] does.
+	ManagedByLabel bool
 }
+
+// ReorderNone is the --reorder value that suppresses the final sort.
+const ReorderNone = "none"
 
 func has(list []string, s string) bool {
 	for _, x := range list {
@@ -38,10 +48,12 @@ func has(list []string, s string) bool {
 
 // Prepare sorts m and strips kustomize's internal bookkeeping from it.
 func Prepare(m resmap.ResMap, o Options) error {
-	if err := Sort(m, o.SortOptions); err != nil {
-		return err
+	if o.SortOptions != nil || o.Reorder != ReorderNone {
+		if err := Sort(m, o.SortOptions); err != nil {
+			return err
+		}
 	}
-	if has(o.BuildMetadata, types.ManagedByLabelOption) {
+	if o.ManagedByLabel || has(o.BuildMetadata, types.ManagedByLabelOption) {
 		t := builtins.LabelTransformerPlugin{
 			Labels:     map[string]string{konfig.ManagedbyLabelKey: ManagedByValue},
 			FieldSpecs: []types.FieldSpec{{Path: "metadata/labels", CreateIfNotPresent: true}},

@@ -130,7 +130,7 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 		return fmt.Errorf("%s: exec path %q must be relative to the kustomization directory ($PATH and absolute paths are not used)", p.name, rel)
 	}
 	ldr := h.Loader()
-	p.args, p.env = spec.Exec.Args, environment(spec.Exec.Env)
+	p.args, p.env = spec.Exec.Args, environment(spec.Exec.Env, imperativeEnv(h))
 	d, err := lookupDeclared(p.name, ldr.Root(), rel)
 	if err != nil {
 		return err
@@ -161,9 +161,26 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	return nil
 }
 
+// imperativeEnv is krm build's -e/--env KEY=VALUE list. Like kustomize,
+// it wins over the spec's envs and ignores entries that are not KEY=VALUE.
+func imperativeEnv(h *resmap.PluginHelpers) []string {
+	pc := h.GeneralConfig()
+	if pc == nil {
+		return nil
+	}
+	var env []string
+	for _, e := range pc.FnpLoadingOptions.Env {
+		if len(strings.Split(e, "=")) == 2 {
+			env = append(env, e)
+		}
+	}
+	return env
+}
+
 // environment is the function's environment: PATH and TMPDIR from krm's,
-// then the envs of the spec.
-func environment(envs []string) []string {
+// then the envs of the spec, then imperative ones (the last value of a
+// key wins when the function starts).
+func environment(envs, imperative []string) []string {
 	var env []string
 	for _, k := range []string{"PATH", "TMPDIR"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -177,7 +194,7 @@ func environment(envs []string) []string {
 			env = append(env, e+"="+v)
 		}
 	}
-	return env
+	return append(env, imperative...)
 }
 
 // Transform runs the function on the resources of m.

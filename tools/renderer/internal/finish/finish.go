@@ -51,8 +51,12 @@ func RunObserved(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs Obse
 }
 
 // dropLocalConfig removes objects annotated config.kubernetes.io/local-config
-// (unless the annotation says "false").
+// (unless the annotation says "false"). Like kustomize, which rebuilds its
+// resource map at this point, it fails when two objects kept have come to
+// the same ID (e.g. a patch renamed one to the other's name); kustomize
+// panics there.
 func dropLocalConfig(m resmap.ResMap) error {
+	seen := map[string]bool{}
 	for _, r := range m.Resources() {
 		if r.RNode.IsNilOrEmpty() {
 			continue
@@ -62,7 +66,14 @@ func dropLocalConfig(m resmap.ResMap) error {
 			if err := m.Remove(r.CurId()); err != nil {
 				return err
 			}
+			continue
 		}
+		id := r.CurId()
+		key := id.Gvk.String() + "|" + id.Name + "|" + id.EffectiveNamespace()
+		if seen[key] {
+			return fmt.Errorf("may not add resource with an already registered id: %s", id)
+		}
+		seen[key] = true
 	}
 	return nil
 }

@@ -619,3 +619,17 @@ func TestRunLocalConfigAfterReferences(t *testing.T) {
 		t.Errorf("reference to the local ConfigMap not fixed:\n%s", out)
 	}
 }
+
+// A patch that renames an object to another's name leaves two objects with
+// one ID; kustomize fails (it panics) when it rebuilds its resource map at
+// the end of the top kustomization, and so does krm.
+func TestRunFailsOnObjectsRenamedToOneID(t *testing.T) {
+	acc, h := accumulateTree(t, map[string]string{
+		"/r/kustomization.yaml": "resources:\n- svc.yaml\npatches:\n- patch: |-\n    - op: replace\n      path: /metadata/name\n      value: a\n  target:\n    name: b\n",
+		"/r/svc.yaml":           "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n",
+	}, "/r")
+	err := Run(acc, h)
+	if want := "may not add resource with an already registered id: Service.v1.[noGrp]/a.[noNs]"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

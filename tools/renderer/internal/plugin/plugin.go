@@ -120,8 +120,14 @@ func configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configur
 	return c, nil
 }
 
-// configureFunction configures a Starlark or exec function.
+// configureFunction configures a Starlark or exec function. As in
+// kustomize, functions need --enable-alpha-plugins (PluginRestrictionsNone),
+// and without --enable-exec an exec function does nothing.
 func configureFunction(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
+	pc := h.GeneralConfig()
+	if pc == nil || pc.PluginRestrictions != types.PluginRestrictionsNone {
+		return nil, types.NewErrOnlyBuiltinPluginsAllowed(res.OrgId().Kind)
+	}
 	var c resmap.Configurable
 	if starlarkfn.IsConfig(res) {
 		c = starlarkfn.New()
@@ -132,6 +138,9 @@ func configureFunction(res *resource.Resource, h *resmap.PluginHelpers) (resmap.
 		}
 		if spec == nil {
 			return nil, types.NewErrOnlyBuiltinPluginsAllowed(res.OrgId().Kind)
+		}
+		if spec.Container.Image == "" && !pc.FnpLoadingOptions.EnableExec {
+			return skipped{}, nil
 		}
 		c = execfn.New()
 	}
@@ -145,6 +154,14 @@ func configureFunction(res *resource.Resource, h *resmap.PluginHelpers) (resmap.
 	}
 	return c, nil
 }
+
+// skipped is an exec function kustomize build does not run (no
+// --enable-exec): it generates nothing and changes nothing.
+type skipped struct{}
+
+func (skipped) Config(*resmap.PluginHelpers, []byte) error { return nil }
+func (skipped) Transform(resmap.ResMap) error              { return nil }
+func (skipped) Generate() (resmap.ResMap, error)           { return resmap.New(), nil }
 
 // Origin is the origin kustomize records for a plugin configured by res.
 func Origin(res *resource.Resource) (*resource.Origin, error) {

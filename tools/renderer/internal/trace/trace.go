@@ -235,24 +235,28 @@ func compareFiles(obj *provenance.Object, m *provenance.Manifest, files map[stri
 			out[p] = "unchanged"
 		}
 	}
+	// A step's inputs are the files it read and the file that configured
+	// it: an inline patch, replicas or images live in the kustomization.
+	checkStep := func(i int) {
+		if s := m.Step(i); s != nil {
+			if s.ConfiguredIn != "" {
+				check(s.ConfiguredIn)
+			}
+			for _, f := range s.Files {
+				check(f)
+			}
+		}
+	}
 	if obj.Origin != nil {
 		if obj.Origin.Path != "" {
 			check(obj.Origin.Path)
 		}
 		if g := obj.Origin.Generator; g != nil {
-			if s := m.Step(*g); s != nil {
-				for _, f := range s.Files {
-					check(f)
-				}
-			}
+			checkStep(*g)
 		}
 	}
 	for _, i := range obj.Transformers {
-		if s := m.Step(i); s != nil {
-			for _, f := range s.Files {
-				check(f)
-			}
-		}
+		checkStep(i)
 	}
 	return out
 }

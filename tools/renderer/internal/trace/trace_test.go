@@ -182,6 +182,15 @@ func TestTraceLiveObjectMismatch(t *testing.T) {
 	if !strings.Contains(out, "changed since the render: prod/patch.yaml (changed)") {
 		t.Errorf("workspace check:\n%s", out)
 	}
+	// An input in the kustomization itself changed (replicas, an inline
+	// patch): the file that configured a transformer of the object.
+	if err := fs.WriteFile("/ws/prod/kustomization.yaml", []byte(files["/ws/prod/kustomization.yaml"]+"replicas:\n- name: web\n  count: 7\n")); err != nil {
+		t.Fatal(err)
+	}
+	_, out = traceLive(t, m, live(t, stream, "Deployment", "", nil), trace.Options{FS: fs, WorkspaceRoot: "/ws"})
+	if !strings.Contains(out, "changed since the render: prod/kustomization.yaml (changed), prod/patch.yaml (changed)") {
+		t.Errorf("workspace check after an edit of the kustomization:\n%s", out)
+	}
 	// Another document of the origin file changed: the object's own did not.
 	if err := fs.WriteFile("/ws/base/app.yaml", []byte(files["/ws/base/app.yaml"]+"  labels:\n    x: y\n")); err != nil {
 		t.Fatal(err)
