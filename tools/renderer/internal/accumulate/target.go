@@ -18,6 +18,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/generate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
 )
 
@@ -344,7 +345,7 @@ func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumu
 		if errF == nil {
 			continue
 		}
-		if errors.Is(errF, load.ErrRemote) {
+		if errors.Is(errF, load.ErrRemote) || errors.Is(errF, load.ErrAliasExpansion) {
 			return nil, errF
 		}
 		// A base read from a snapshot is found by its path alone: its
@@ -474,7 +475,7 @@ func (t *Target) accumulateFile(acc *Accumulation, path string) error {
 		rec = load.NewRecorder(t.ldr)
 		ldr = rec
 	}
-	m, err := t.env.Factory.FromFile(ldr, path)
+	m, err := t.readResources(ldr, path)
 	if err != nil {
 		return fmt.Errorf("accumulating resources from '%s': %w", path, err)
 	}
@@ -496,6 +497,30 @@ func (t *Target) accumulateFile(acc *Accumulation, path string) error {
 		return fmt.Errorf("merging resources from '%s': %w", path, err)
 	}
 	return nil
+}
+
+// readResources parses the resources in the file path. It is kustomize's
+// resmap.Factory.FromFile in linear time (kustomize appends the objects of a
+// file one by one, each checked against all before it) and without kyaml's
+// de-anchoring copy for documents that have no anchors.
+func (t *Target) readResources(ldr ifc.Loader, path string) (resmap.ResMap, error) {
+	data, err := ldr.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	list, err := load.ParseResources(t.env.Factory.RF(), data)
+	if errors.Is(err, load.ErrAliasExpansion) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err != nil {
+		// kustomize's own path gives the exact error text.
+		return t.env.Factory.FromFile(ldr, path)
+	}
+	m, err := resourcemap.FromResources(list)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // customSchemaUsed records that a build in this process changed kyaml's
