@@ -166,21 +166,20 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	out := res.Manifests
-	if o.prov.manifest != "" {
-		if err := emit.WriteFileAtomic(o.prov.manifest, res.ProvenanceManifest); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
-	}
+	// The files are written all or nothing, after stdout.
+	var files []emit.File
 	if o.output == "" {
-		if _, err := stdout.Write(out); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
+		if _, err := stdout.Write(res.Manifests); err != nil {
+			fmt.Fprintf(stderr, "Error: writing stdout: %v\n", err)
 			return 1
 		}
-		return 0
+	} else {
+		files = append(files, emit.File{Path: o.output, Data: res.Manifests})
 	}
-	if err := emit.WriteFileAtomic(o.output, out); err != nil {
+	if o.prov.manifest != "" {
+		files = append(files, emit.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
+	}
+	if err := emit.WriteFiles(files); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
@@ -257,21 +256,16 @@ func runRender(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	if err := emit.WriteFileAtomic(o.snapshot, res.Snapshot); err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return 1
-	}
+	files := []emit.File{{Path: o.snapshot, Data: res.Snapshot}}
 	if o.manifests != "" {
-		if err := emit.WriteFileAtomic(o.manifests, res.Manifests); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
+		files = append(files, emit.File{Path: o.manifests, Data: res.Manifests})
 	}
 	if o.prov.manifest != "" {
-		if err := emit.WriteFileAtomic(o.prov.manifest, res.ProvenanceManifest); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
+		files = append(files, emit.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
+	}
+	if err := emit.WriteFiles(files); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
 	}
 	return 0
 }
