@@ -71,7 +71,7 @@ import (
 var Stderr io.Writer = os.Stderr
 
 // maxStderr bounds the stderr quoted in an error.
-const maxStderr = 16 << 10
+const maxStderr = 4 << 10
 
 // FunctionSpec returns the function a config object names in its
 // config.kubernetes.io/function annotation (or kustomize's legacy forms),
@@ -231,11 +231,14 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 			fmt.Fprintf(&msg, "\nresults:\n%s", results)
 		}
 		if s := tail(string(stderr.Bytes())); s != "" {
-			fmt.Fprintf(&msg, "\nstderr:\n%s", s)
+			fmt.Fprintf(&msg, "\nstderr%s:\n%s", stderr.note(), s)
 		}
 		return nil, errors.New(msg.String())
 	}
 	if b := stderr.Bytes(); len(b) > 0 {
+		if n := stderr.note(); n != "" {
+			fmt.Fprintf(Stderr, "%s: stderr%s:\n", p.name, n)
+		}
 		_, _ = Stderr.Write(b)
 	}
 	outItems, _, err := parseResourceList(stdout)

@@ -62,32 +62,36 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// tailBuffer keeps the last max bytes written to it and counts the rest.
+// tailBuffer keeps the last max bytes written to it and counts them all.
 type tailBuffer struct {
-	buf     []byte
-	max     int
-	dropped int64
+	buf   []byte
+	max   int
+	total int64
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.total += int64(len(p))
 	t.buf = append(t.buf, p...)
 	if extra := len(t.buf) - t.max; extra > t.max {
-		t.dropped += int64(extra)
 		t.buf = append([]byte(nil), t.buf[extra:]...)
 	}
 	return len(p), nil
 }
 
-// Bytes is what was kept, with a note of what was dropped.
+// Bytes is what was kept: the last max bytes.
 func (t *tailBuffer) Bytes() []byte {
 	if extra := len(t.buf) - t.max; extra > 0 {
-		t.dropped += int64(extra)
 		t.buf = t.buf[extra:]
 	}
-	if t.dropped == 0 {
-		return t.buf
+	return t.buf
+}
+
+// note says how much was left out, if anything.
+func (t *tailBuffer) note() string {
+	if n := len(t.Bytes()); int64(n) < t.total {
+		return fmt.Sprintf(" (the last %d of %d bytes)", n, t.total)
 	}
-	return append([]byte(fmt.Sprintf("[krm: %d earlier bytes of stderr left out]\n", t.dropped)), t.buf...)
+	return ""
 }
 
 // runBounded runs cmd in a process group of its own, kills the group when
