@@ -12,6 +12,8 @@ echo "== go vet"
 go vet ./...
 echo "== go test"
 go test ./...
+echo "== fuzz: each target briefly (scripts/fuzz.sh)"
+scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
 echo "== differential fuzzer: 100 random trees, fixed seeds, against kustomize v5.8.2 (tools/renderer/fuzzdiff)"

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 )
 
 // kustomizeBuildFlags are the flags of `kustomize build` (v5.8.2) that krm
@@ -82,11 +81,8 @@ func (k *kustomizeBuildFlags) apply(fs *pflag.FlagSet, opts *build.Options, stde
 	return nil
 }
 
-// writeOutput writes the manifests to path: one file per object when path
-// is a directory, as kustomize does, else the whole stream.
-func writeOutput(path string, manifests []byte) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return outdir.Write(path, manifests)
-	}
-	return emit.WriteFileAtomic(path, manifests)
+// isDir reports whether -o names an existing directory (kustomize then writes one file per object).
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }

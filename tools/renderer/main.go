@@ -13,6 +13,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 )
@@ -173,21 +174,27 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	out := res.Manifests
+	// The files are written all or nothing, after stdout. -o DIR (an existing directory)
+	// gets one file per object, as kustomize writes it.
+	var files []emit.File
+	switch {
+	case o.output == "":
+		if _, err := stdout.Write(res.Manifests); err != nil {
+			fmt.Fprintf(stderr, "Error: writing stdout: %v\n", err)
+			return 1
+		}
+	case isDir(o.output):
+		if err := outdir.Write(o.output, res.Manifests); err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			return 1
+		}
+	default:
+		files = append(files, emit.File{Path: o.output, Data: res.Manifests})
+	}
 	if o.prov.manifest != "" {
-		if err := emit.WriteFileAtomic(o.prov.manifest, res.ProvenanceManifest); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
+		files = append(files, emit.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
 	}
-	if o.output == "" {
-		if _, err := stdout.Write(out); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	if err := writeOutput(o.output, out); err != nil {
+	if err := emit.WriteFiles(files); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
@@ -265,21 +272,16 @@ func runRender(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	if err := emit.WriteFileAtomic(o.snapshot, res.Snapshot); err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return 1
-	}
+	files := []emit.File{{Path: o.snapshot, Data: res.Snapshot}}
 	if o.manifests != "" {
-		if err := emit.WriteFileAtomic(o.manifests, res.Manifests); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
+		files = append(files, emit.File{Path: o.manifests, Data: res.Manifests})
 	}
 	if o.prov.manifest != "" {
-		if err := emit.WriteFileAtomic(o.prov.manifest, res.ProvenanceManifest); err != nil {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-			return 1
-		}
+		files = append(files, emit.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
+	}
+	if err := emit.WriteFiles(files); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
 	}
 	return 0
 }

@@ -519,3 +519,39 @@ type appendNode struct{ r *resource.Resource }
 func (a appendNode) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 	return append(nodes, &a.r.RNode), nil
 }
+
+// WriteFiles writes a set all or nothing, through symbolic links, and
+// names the paths as given in errors.
+func TestWriteFilesSet(t *testing.T) {
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "kept.yaml")
+	if err := os.WriteFile(kept, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "missing", "out.yaml")
+	err := WriteFiles([]File{{Path: kept, Data: []byte("new\n")}, {Path: bad, Data: []byte("x")}})
+	if err == nil || !strings.Contains(err.Error(), "writing "+bad+": ") || strings.Contains(err.Error(), ".tmp-") {
+		t.Errorf("error = %v; want one naming %s and no temporary file", err, bad)
+	}
+	if b, _ := os.ReadFile(kept); string(b) != "old\n" {
+		t.Errorf("%s = %q after a failed set; want it untouched", kept, b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+
+	real := filepath.Join(dir, "real.yaml")
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink("real.yaml", link); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	if err := WriteFiles([]File{{Path: link, Data: []byte("through\n")}}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "through\n" {
+		t.Errorf("%s = %q; want what was written through the link", real, b)
+	}
+}

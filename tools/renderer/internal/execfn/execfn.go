@@ -55,6 +55,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -70,7 +71,7 @@ import (
 var Stderr io.Writer = os.Stderr
 
 // maxStderr bounds the stderr quoted in an error.
-const maxStderr = 16 << 10
+const maxStderr = 4 << 10
 
 // FunctionSpec returns the function a config object names in its
 // config.kubernetes.io/function annotation (or kustomize's legacy forms),
@@ -93,6 +94,7 @@ type Plugin struct {
 	display  string // the executable as named in messages
 	args     []string
 	env      []string
+	timeout  time.Duration
 }
 
 // New returns an unconfigured exec function.
@@ -131,6 +133,9 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	}
 	ldr := h.Loader()
 	p.args, p.env = spec.Exec.Args, environment(spec.Exec.Env, imperativeEnv(h))
+	if p.timeout, err = timeoutOf(fc.GetAnnotations()); err != nil {
+		return fmt.Errorf("%s: %w", p.name, err)
+	}
 	d, err := lookupDeclared(p.name, ldr.Root(), rel)
 	if err != nil {
 		return err
@@ -157,7 +162,7 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
 		return fmt.Errorf("%s: exec path %q is not an executable file", p.name, rel)
 	}
-	p.path, p.display = abs, abs
+	p.path, p.display = abs, rel
 	return nil
 }
 
@@ -220,7 +225,7 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 			}
 		}
 	}
-	var stdin, stdout, stderr bytes.Buffer
+	var stdin bytes.Buffer
 	err := kio.ByteWriter{
 		Writer:                &stdin,
 		KeepReaderAnnotations: true,
@@ -234,22 +239,26 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	cmd := exec.Command(p.path, p.args...)
 	cmd.Dir = p.h.Loader().Root()
 	cmd.Env = p.env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = &stdin, &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	cmd.Stdin = &stdin
+	stdout, stderr, err := runBounded(cmd, p.timeout)
+	if err != nil {
 		var msg strings.Builder
 		fmt.Fprintf(&msg, "%s: function %s failed: %v", p.name, p.display, err)
-		if results := errorResults(stdout.Bytes()); results != "" {
+		if results := errorResults(stdout); results != "" {
 			fmt.Fprintf(&msg, "\nresults:\n%s", results)
 		}
-		if s := tail(stderr.String()); s != "" {
-			fmt.Fprintf(&msg, "\nstderr:\n%s", s)
+		if s := tail(string(stderr.Bytes())); s != "" {
+			fmt.Fprintf(&msg, "\nstderr%s:\n%s", stderr.note(), s)
 		}
 		return nil, errors.New(msg.String())
 	}
-	if stderr.Len() > 0 {
-		_, _ = Stderr.Write(stderr.Bytes())
+	if b := stderr.Bytes(); len(b) > 0 {
+		if n := stderr.note(); n != "" {
+			fmt.Fprintf(Stderr, "%s: stderr%s:\n", p.name, n)
+		}
+		_, _ = Stderr.Write(b)
 	}
-	outItems, _, err := parseResourceList(stdout.Bytes())
+	outItems, _, err := parseResourceList(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: function %s wrote malformed output: %w", p.name, p.display, err)
 	}

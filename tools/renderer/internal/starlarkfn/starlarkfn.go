@@ -141,7 +141,11 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	p.name = krmfn.Name(fc)
 	var cfg config
 	if err := sigsyaml.UnmarshalStrict(c, &cfg); err != nil {
-		return fmt.Errorf("%s: %w (fields: source or path, params, maxSteps, selectors, exclude)", p.name, err)
+		msg := err.Error()
+		if i := strings.LastIndex(msg, "json: "); i >= 0 {
+			msg = msg[i+len("json: "):] // past "error unmarshaling JSON: while decoding JSON: "
+		}
+		return fmt.Errorf("%s: %s (fields: source or path, params, maxSteps, selectors, exclude)", p.name, msg)
 	}
 	switch {
 	case cfg.Source != "" && cfg.Path != "":

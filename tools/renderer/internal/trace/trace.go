@@ -364,9 +364,13 @@ func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
 	if arg == "-" {
 		in, err := io.ReadAll(stdin)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading the object from stdin (OBJECT -): %w", err)
 		}
-		return ParseObjects(in)
+		qs, err := ParseObjects(in)
+		if err != nil {
+			return nil, fmt.Errorf("stdin (OBJECT -): %w", err)
+		}
+		return qs, nil
 	}
 	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
 		in, err := os.ReadFile(arg)

@@ -110,6 +110,9 @@ func (b *builder) setScope(f func(resmap.ResMap) ([]*resource.Resource, error)) 
 
 func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 	for i, p := range k.Patches {
+		if err := checkSelector(fmt.Sprintf("patches[%d].target", i), p.Target); err != nil {
+			return err
+		}
 		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), builtins.NewPatchTransformerPlugin(), struct {
 			Path    string           `json:"path,omitempty"`
 			Patch   string           `json:"patch,omitempty"`
@@ -215,6 +218,9 @@ func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) erro
 
 func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 	for i, p := range k.PatchesJson6902 {
+		if err := checkSelector(fmt.Sprintf("patchesJson6902[%d].target", i), p.Target); err != nil {
+			return err
+		}
 		err := b.addField("PatchJson6902Transformer", describePatch("patchesJson6902", i, p.Path, p.Target), builtins.NewPatchJson6902TransformerPlugin(), struct {
 			Target *types.Selector `json:"target,omitempty"`
 			Path   string          `json:"path,omitempty"`
@@ -268,6 +274,9 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 func replacements(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 	if len(k.Replacements) == 0 {
 		return nil
+	}
+	if err := checkReplacementSelectors(k.Replacements); err != nil {
+		return err
 	}
 	return b.add("ReplacementTransformer", builtins.NewReplacementTransformerPlugin(), struct {
 		Replacements []types.ReplacementField
