@@ -14,20 +14,20 @@ import (
 
 // parseCases are streams ParseNodes must read exactly as kio.FromBytes.
 var parseCases = map[string]string{
-	"plain": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v # c\n",
-	"two docs": "kind: A\nmetadata:\n  name: a\n---\n# head\nkind: B\nmetadata:\n  name: b\n",
-	"anchor and alias": "kind: A\nmetadata:\n  name: &n a\n  labels:\n    x: *n\n",
-	"merge key": "kind: A\nmetadata:\n  name: a\nbase: &b\n  x: 1\n  y: 2\nover:\n  <<: *b\n  y: 3\n",
-	"merge list": "kind: A\nmetadata:\n  name: a\na: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n",
-	"anchor only": "kind: A\nmetadata: &m\n  name: a\n",
-	"duplicate key": "kind: A\nmetadata:\n  name: a\ndata:\n  k: 1\n  j: 2\n  k: 3\n",
+	"plain":                      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v # c\n",
+	"two docs":                   "kind: A\nmetadata:\n  name: a\n---\n# head\nkind: B\nmetadata:\n  name: b\n",
+	"anchor and alias":           "kind: A\nmetadata:\n  name: &n a\n  labels:\n    x: *n\n",
+	"merge key":                  "kind: A\nmetadata:\n  name: a\nbase: &b\n  x: 1\n  y: 2\nover:\n  <<: *b\n  y: 3\n",
+	"merge list":                 "kind: A\nmetadata:\n  name: a\na: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n",
+	"anchor only":                "kind: A\nmetadata: &m\n  name: a\n",
+	"duplicate key":              "kind: A\nmetadata:\n  name: a\ndata:\n  k: 1\n  j: 2\n  k: 3\n",
 	"duplicate key in a big map": "kind: A\nmetadata:\n  name: a\ndata:\n" + bigMap(40) + "  k0: again\n",
-	"big map": "kind: A\nmetadata:\n  name: a\ndata:\n" + bigMap(40),
-	"quoted merge-looking key": "kind: A\nmetadata:\n  name: a\ndata:\n  \"<<\": x\n",
-	"empty docs": "---\n---\nkind: A\nmetadata:\n  name: a\n---\n",
-	"crlf": "kind: A\r\nmetadata:\r\n  name: a\r\n",
-	"list": "apiVersion: v1\nkind: List\nitems:\n- kind: A\n  metadata:\n    name: a\n- kind: B\n  metadata:\n    name: b\n",
-	"anchor in second doc": "kind: A\nmetadata:\n  name: a\n---\nkind: B\nmetadata:\n  name: &n b\n  labels: {n: *n}\n",
+	"big map":                    "kind: A\nmetadata:\n  name: a\ndata:\n" + bigMap(40),
+	"quoted merge-looking key":   "kind: A\nmetadata:\n  name: a\ndata:\n  \"<<\": x\n",
+	"empty docs":                 "---\n---\nkind: A\nmetadata:\n  name: a\n---\n",
+	"crlf":                       "kind: A\r\nmetadata:\r\n  name: a\r\n",
+	"list":                       "apiVersion: v1\nkind: List\nitems:\n- kind: A\n  metadata:\n    name: a\n- kind: B\n  metadata:\n    name: b\n",
+	"anchor in second doc":       "kind: A\nmetadata:\n  name: a\n---\nkind: B\nmetadata:\n  name: &n b\n  labels: {n: *n}\n",
 }
 
 func bigMap(n int) string {
@@ -161,4 +161,3 @@ func TestParseResourcesErrors(t *testing.T) {
 		}
 	}
 }
-
