@@ -5,6 +5,9 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/konfig"
@@ -78,31 +81,52 @@ func Prepare(m resmap.ResMap, o Options) error {
 
 // YAML prints m as a `---`-separated stream.
 func YAML(m resmap.ResMap) ([]byte, error) {
-	return m.AsYaml()
+	return YAMLWith(m, nil)
 }
 
 // Post rewrites the printed form y of r, the i-th object.
 type Post func(i int, r *resource.Resource, y []byte) ([]byte, error)
 
-// YAMLWith is YAML with post applied to each object's printed form
-// (concurrently for different objects).
+// YAMLWith is YAML with post, when not nil, applied to each object's printed
+// form. Objects are printed in parallel: each print reads only its own
+// object, and post is called with that object only.
 func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
-	if rm, ok := m.(*resourcemap.Map); ok {
-		return rm.AsYamlWith(post)
+	list := m.Resources()
+	outs := make([][]byte, len(list))
+	errs := make([]error, len(list))
+	var next atomic.Int64
+	next.Store(-1)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1))
+				if i >= len(list) {
+					return
+				}
+				outs[i], errs[i] = Object(list[i])
+				if post != nil && errs[i] == nil {
+					outs[i], errs[i] = post(i, list[i], outs[i])
+				}
+			}
+		}()
 	}
-	var b bytes.Buffer
-	for i, r := range m.Resources() {
-		y, err := r.AsYAML()
-		if err == nil {
-			y, err = post(i, r, y)
+	wg.Wait()
+	size := 0
+	for i, out := range outs {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", resourcemap.CurID(list[i]), errs[i])
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.CurId(), err)
-		}
+		size += len(out) + len("---\n")
+	}
+	b := bytes.NewBuffer(make([]byte, 0, size))
+	for i, out := range outs {
 		if i > 0 {
 			b.WriteString("---\n")
 		}
-		b.Write(y)
+		b.Write(out)
 	}
 	return b.Bytes(), nil
 }

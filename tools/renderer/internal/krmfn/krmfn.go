@@ -16,6 +16,7 @@
 package krmfn
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -23,6 +24,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // Annotations kustomize records on resources while it builds; functions
@@ -178,16 +181,27 @@ func (in *Input) Apply(m resmap.ResMap, rf *resource.Factory, outs []Output, nam
 		}
 		added = append(added, rs...)
 	}
-	m.Clear()
+	var list []*resource.Resource
 	for _, r := range append(kept, added...) {
-		if r == nil {
-			continue
-		}
-		if err := m.Append(r); err != nil {
-			return fmt.Errorf("%s returned two resources with the id %s", name, r.CurId())
+		if r != nil {
+			list = append(list, r)
 		}
 	}
-	return nil
+	if _, err := fromResources(list, name, "returned"); err != nil {
+		return err
+	}
+	return resourcemap.Refill(m, list)
+}
+
+// fromResources makes a map of list in linear time; a repeated ID is the
+// function's error.
+func fromResources(list []*resource.Resource, name, verb string) (*resourcemap.Map, error) {
+	m, err := resourcemap.FromResources(list)
+	var dup *resourcemap.DuplicateError
+	if errors.As(err, &dup) {
+		return nil, fmt.Errorf("%s %s two resources with the id %s", name, verb, dup.ID)
+	}
+	return m, err
 }
 
 // Generated turns what a generating function returned into resources,
@@ -206,7 +220,6 @@ func Generated(rmf *resmap.Factory, nodes []*yaml.RNode, name string) (resmap.Re
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	m := resmap.New()
 	for _, r := range rs {
 		anno := r.GetAnnotations()
 		needsHash := false
@@ -227,9 +240,10 @@ func Generated(rmf *resmap.Factory, nodes []*yaml.RNode, name string) (resmap.Re
 			r.EnableHashSuffix()
 		}
 		r.SetBehavior(types.NewGenerationBehavior(behavior))
-		if err := m.Append(r); err != nil {
-			return nil, fmt.Errorf("%s generated two resources with the id %s", name, r.CurId())
-		}
+	}
+	m, err := fromResources(rs, name, "generated")
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/filters/annotations"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -92,6 +89,14 @@ func (m *Map) currentIndex() idIndex {
 	return idx
 }
 
+// DuplicateError is the error of adding a resource whose current ID the
+// map already holds.
+type DuplicateError struct{ ID resid.ResId }
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("may not add resource with an already registered id: %s", e.ID)
+}
+
 // appendAll appends list, failing on the first ID collision, in O(n+m).
 func (m *Map) appendAll(list []*resource.Resource) error {
 	idx := m.currentIndex()
@@ -99,10 +104,27 @@ func (m *Map) appendAll(list []*resource.Resource) error {
 		id := CurID(r)
 		k := key(id)
 		if len(idx[k]) > 0 {
-			return fmt.Errorf("may not add resource with an already registered id: %s", id)
+			return &DuplicateError{ID: id}
 		}
 		idx[k] = append(idx[k], r)
 		m.list = append(m.list, r)
+	}
+	return nil
+}
+
+// Refill makes m hold list, failing on a repeated ID: in linear time when
+// m is a Map, one Append at a time for another ResMap (kustomize's maps can
+// only append their own kind).
+func Refill(m resmap.ResMap, list []*resource.Resource) error {
+	if rm, ok := m.(*Map); ok {
+		rm.Clear()
+		return rm.appendAll(list)
+	}
+	m.Clear()
+	for _, r := range list {
+		if err := m.Append(r); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -264,46 +286,19 @@ func (m *Map) AnnotateAll(k, v string) error {
 	})
 }
 
-// AsYaml prints the resources as a `---`-separated stream. Objects are
-// converted in parallel: each conversion only reads its own object.
+// AsYaml prints the resources as a `---`-separated stream (the build's
+// output goes through emit, which prints the same bytes faster).
 func (m *Map) AsYaml() ([]byte, error) {
-	return m.AsYamlWith(nil)
-}
-
-// AsYamlWith is AsYaml with post, when not nil, rewriting each object's
-// YAML (called in parallel, each call with its own object only).
-func (m *Map) AsYamlWith(post func(i int, r *resource.Resource, y []byte) ([]byte, error)) ([]byte, error) {
-	outs := make([][]byte, len(m.list))
-	errs := make([]error, len(m.list))
-	workers := runtime.GOMAXPROCS(0)
-	var next int64 = -1
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(atomic.AddInt64(&next, 1))
-				if i >= len(m.list) {
-					return
-				}
-				outs[i], errs[i] = m.list[i].AsYAML()
-				if post != nil && errs[i] == nil {
-					outs[i], errs[i] = post(i, m.list[i], outs[i])
-				}
-			}
-		}()
-	}
-	wg.Wait()
 	var b bytes.Buffer
-	for i, out := range outs {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("%s: %w", CurID(m.list[i]), errs[i])
+	for i, r := range m.list {
+		y, err := r.AsYAML()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", CurID(r), err)
 		}
 		if i > 0 {
 			b.WriteString("---\n")
 		}
-		b.Write(out)
+		b.Write(y)
 	}
 	return b.Bytes(), nil
 }

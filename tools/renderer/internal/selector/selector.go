@@ -31,6 +31,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -184,14 +186,16 @@ type transformer struct {
 func (w *transformer) Transform(m resmap.ResMap) error {
 	all := m.Resources()
 	selected := make(map[*resource.Resource]bool)
-	sub := resmap.New()
+	var picked []*resource.Resource
 	for _, r := range all {
 		if w.spec.Selects(r) {
 			selected[r] = true
-			if err := sub.Append(r); err != nil {
-				return err
-			}
+			picked = append(picked, r)
 		}
+	}
+	sub, err := resourcemap.FromResources(picked)
+	if err != nil {
+		return err
 	}
 	if err := w.inner.Transform(sub); err != nil {
 		return err
@@ -212,11 +216,8 @@ func (w *transformer) Transform(m resmap.ResMap) error {
 			out = append(out, r)
 		}
 	}
-	m.Clear()
-	for _, r := range out {
-		if err := m.Append(r); err != nil {
-			return fmt.Errorf("after a transformer limited by %s: %w", strings.Join([]string{SelectorsField, ExcludeField}, "/"), err)
-		}
+	if err := resourcemap.Refill(m, out); err != nil {
+		return fmt.Errorf("after a transformer limited by %s: %w", strings.Join([]string{SelectorsField, ExcludeField}, "/"), err)
 	}
 	return nil
 }

@@ -1,0 +1,182 @@
+package emit
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Object prints r exactly as kustomize's Resource.AsYAML does. AsYAML
+// prints the node as YAML, reads that back into Go maps, marshals them to
+// JSON, reads the JSON back with go-yaml v2 and marshals that. Object builds
+// the value go-yaml v2 reads from that JSON straight from the node and
+// marshals it with the same go-yaml v2, skipping four of the five steps. A
+// node holding anything whose trip through JSON is not plain (floats,
+// timestamps, ints not in decimal, custom tags, non-string keys, duplicate
+// keys, anchors, folded scalars, invalid UTF-8) takes kustomize's own path.
+func Object(r *resource.Resource) ([]byte, error) {
+	n := r.RNode.YNode()
+	if n != nil && n.Kind == yaml.MappingNode {
+		if v, ok := plainValue(n, false); ok {
+			return yamlv2.Marshal(v)
+		}
+	}
+	return r.AsYAML()
+}
+
+// plainValue converts n into the value go-yaml v2 decodes from n's JSON
+// form, or reports false when the conversion is not certain to match. inFlow
+// says n is printed inside a flow collection.
+func plainValue(n *yaml.Node, inFlow bool) (interface{}, bool) {
+	if n.Anchor != "" {
+		return nil, false
+	}
+	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
+	switch n.Kind {
+	case yaml.MappingNode:
+		if len(n.Content)%2 != 0 {
+			return nil, false
+		}
+		m := make(map[interface{}]interface{}, len(n.Content)/2)
+		for i := 0; i < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Anchor != "" || k.Value == "<<" {
+				// A `<<` key may read back as a merge key.
+				return nil, false
+			}
+			key, ok := plainScalar(k, true)
+			if !ok {
+				return nil, false
+			}
+			if _, dup := m[key]; dup {
+				return nil, false
+			}
+			v, ok := plainValue(n.Content[i+1], inFlow)
+			if !ok {
+				return nil, false
+			}
+			m[key] = v
+		}
+		return m, true
+	case yaml.SequenceNode:
+		s := make([]interface{}, len(n.Content))
+		for i, c := range n.Content {
+			v, ok := plainValue(c, inFlow)
+			if !ok {
+				return nil, false
+			}
+			s[i] = v
+		}
+		return s, true
+	case yaml.ScalarNode:
+		if inFlow && n.Value == "" && n.Style&quotedStyles == 0 {
+			// The printer quotes an empty plain scalar in a flow
+			// collection, so it reads back as a string, not null.
+			return nil, false
+		}
+		return plainScalar(n, false)
+	}
+	return nil, false
+}
+
+var quotedStyles = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle
+
+// plainScalar is the value go-yaml v3 reads back from n as printed by kyaml:
+// a tag is dropped when the value's spelling implies it, a quoted or
+// multi-line scalar reads as a string, an untagged plain one is resolved
+// from its spelling. Only spellings whose resolution is certain pass.
+func plainScalar(n *yaml.Node, isKey bool) (interface{}, bool) {
+	if n.Style&(yaml.FoldedStyle|yaml.TaggedStyle) != 0 || !utf8.ValidString(n.Value) {
+		// A folded scalar is the one style whose printed form reflows text.
+		return nil, false
+	}
+	quoted := n.Style&quotedStyles != 0 || strings.Contains(n.Value, "\n")
+	switch n.Tag {
+	case yaml.NodeTagString:
+		return n.Value, true
+	case "":
+		if quoted {
+			return n.Value, true
+		}
+		if isKey && n.Value == "" {
+			return nil, false
+		}
+		v, isString, ok := resolvePlain(n.Value)
+		if !ok || (isKey && !isString) {
+			return nil, false
+		}
+		return v, true
+	}
+	if quoted || isKey {
+		return nil, false
+	}
+	v, isString, ok := resolvePlain(n.Value)
+	if !ok || isString {
+		return nil, false
+	}
+	switch v.(type) {
+	case int:
+		return v, n.Tag == yaml.NodeTagInt
+	case bool:
+		return v, n.Tag == yaml.NodeTagBool
+	case nil:
+		return v, n.Tag == yaml.NodeTagNull
+	}
+	return nil, false
+}
+
+// resolvePlain resolves an untagged plain scalar as go-yaml v3 does, for
+// the spellings it is sure of: strings, null, booleans, decimal ints.
+func resolvePlain(s string) (v interface{}, isString, ok bool) {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil, false, true
+	case "true", "True", "TRUE":
+		return true, false, true
+	case "false", "False", "FALSE":
+		return false, false, true
+	}
+	switch c := s[0]; {
+	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
+		return s, true, true
+	case c == '-' || c == '+':
+		if len(s) > 1 && isLetter(s[1]) {
+			return s, true, true
+		}
+	case c == '.' || (c >= '0' && c <= '9'):
+	default:
+		return s, true, true
+	}
+	if i, ok := decimalInt(s); ok {
+		return i, false, true
+	}
+	return nil, false, false
+}
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// decimalInt accepts only plain decimal integers that fit an int64; other
+// spellings (0x1F, 0o17, +1, 1_000, 007) take kustomize's path.
+func decimalInt(s string) (interface{}, bool) {
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if digits == "" || (digits[0] == '0' && len(digits) > 1) {
+		return nil, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return nil, false
+		}
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return int(i), true
+}
