@@ -8,6 +8,8 @@ load(
     "//rules/private:golden.bzl",
     _krm_golden_test = "krm_golden_test",
     _krm_golden_update = "krm_golden_update",
+    _krm_golden_update_all = "krm_golden_update_all",
+    _krm_golden_update_all_rule = "krm_golden_update_all_rule",
 )
 load(
     "//rules/private:kustomization.bzl",
@@ -17,6 +19,7 @@ load(
 load(
     "//rules/private:providers.bzl",
     _KrmFunctionInfo = "KrmFunctionInfo",
+    _KrmGoldenInfo = "KrmGoldenInfo",
     _KrmKustomizationInfo = "KrmKustomizationInfo",
     _KrmRendererInfo = "KrmRendererInfo",
 )
@@ -27,7 +30,10 @@ krm_kustomization = _krm_kustomization
 krm_kustomization_rule = _krm_kustomization_rule
 krm_golden_test = _krm_golden_test
 krm_golden_update = _krm_golden_update
+krm_golden_update_all = _krm_golden_update_all
+krm_golden_update_all_rule = _krm_golden_update_all_rule
 krm_toolchain = _krm_toolchain
 KrmFunctionInfo = _KrmFunctionInfo
+KrmGoldenInfo = _KrmGoldenInfo
 KrmKustomizationInfo = _KrmKustomizationInfo
 KrmRendererInfo = _KrmRendererInfo

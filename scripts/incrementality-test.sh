@@ -3,14 +3,19 @@
 # on a tree base <- mid <- top (each includes the one before) plus an unrelated `other`,
 #   1. editing a file of top re-runs exactly one KrmRender action, top's;
 #   2. editing a file of base re-runs base, mid and top, and not other;
-#   3. reformatting a base file (same content) re-runs base only: its snapshot is unchanged,
-#      so Bazel does not re-run the kustomizations that include it;
+#   3. reformatting a base file (same content), and editing only its comments (in a
+#      resource and in the kustomization file), re-run base only: its snapshot is unchanged
+#      (snapshots carry no comments), so Bazel does not re-run what includes it;
 # and for functions, on star1 and star2 (both naming the component fncomp, whose Starlark
-# transformer owner.star loads lib.star), star3 (a Starlark transformer of its own) and
-# fnuser (an exec function, a krm_function around an sh_binary):
+# transformer owner.star loads lib.star; fncomp's target has no kind attribute: the file
+# says it is a Component), star3 (a Starlark transformer of its own) and fnuser (an exec
+# function, a krm_function around an sh_binary):
 #   4. editing star3's script re-runs exactly one KrmRender action, star3's;
-#   5. editing the .star file that fncomp's script loads re-runs star1 and star2 only;
+#   5. editing the .star file that fncomp's script loads re-runs fncomp (its snapshot carries
+#      its files), star1 and star2 only;
 #   6. editing the exec function's script re-runs fnuser only.
+# Each step also reports the KrmManifests actions it ran (the manifests of the targets whose
+# snapshot or sources changed).
 # Runs in a copy of the repository (the source tree is never edited) with its own output
 # base, kept between runs under $KRM_TEST_DIR (default /tmp/rules_krm-tests). Every run
 # writes new values, so no cache can hold its actions.
@@ -66,7 +71,6 @@ krm_kustomization(
     name = "fncomp",
     srcs = glob(["fncomp/*"]),
     dir = "fncomp",
-    kind = "Component",
 )
 
 [krm_kustomization(
@@ -169,8 +173,10 @@ build_and_expect() {
   want=$(for s in "$@"; do echo "bazel-out/k8-fastbuild/bin/krm_incrementality/$s.krmsnap"; done | sort)
   got=$(krm_renders "$log" executed)
   cached=$(krm_renders "$log" cached)
+  local manifests
+  manifests=$(execlog -mnemonic KrmManifests "$log" | awk -F'\t' '$2 == "executed"' | wc -l)
   if [[ $got == "$want" && -z $cached ]]; then
-    echo "ok: $what: ran KrmRender for $(echo "$@")"
+    echo "ok: $what: ran KrmRender for $(echo "$@") ($manifests KrmManifests)"
   else
     echo "FAIL: $what: KrmRender actions run:" >&2
     echo "${got:-  (none)}" | sed 's/^/  /' >&2
@@ -181,7 +187,7 @@ build_and_expect() {
   fi
 }
 
-build_and_expect "first build" base mid top other fnuser star1 star2 star3
+build_and_expect "first build" base mid top other fncomp fnuser star1 star2 star3
 
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mid-settings\ndata:\n  top: "%s"\n' "top-edited-$nonce" >"$pkg/top/patch.yaml"
 build_and_expect "edit of a top overlay file" top
@@ -192,11 +198,20 @@ build_and_expect "edit of a base file" base mid top
 configmap "base-edited-$nonce" "    " >"$pkg/base/configmap.yaml"
 build_and_expect "reformatting of a base file (same snapshot)" base
 
+{
+  echo "# a comment-only edit $nonce"
+  configmap "base-edited-$nonce" "    " | sed "s/^data:/data: # comment $nonce/"
+} >"$pkg/base/configmap.yaml"
+build_and_expect "comment-only edit of a base resource (same snapshot)" base
+
+printf '# kustomization comment %s\nresources:\n- configmap.yaml # comment\n' "$nonce" >"$pkg/base/kustomization.yaml"
+build_and_expect "comment-only edit of a base kustomization file (same snapshot)" base
+
 own_star "own-edited-$nonce" >"$pkg/star3/own.star"
 build_and_expect "edit of a Starlark script" star3
 
 printf 'OWNER = "owner-edited-%s"\n' "$nonce" >"$pkg/fncomp/lib.star"
-build_and_expect "edit of a .star file a component's script loads" star1 star2
+build_and_expect "edit of a .star file a component's script loads" fncomp star1 star2
 
 mark_sh "mark-edited-$nonce" >"$pkg/mark.sh"
 build_and_expect "edit of an exec function" fnuser

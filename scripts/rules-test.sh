@@ -26,6 +26,14 @@ expect_failure() {
     failures=$((failures + 1))
     return
   fi
+  # Messages name workspace paths and labels, never a sandbox, the execution root or a
+  # temporary directory.
+  if grep '^Error:' <<<"$out" | grep -qE '/execroot/|sandbox|/tmp/|'"$ROOT"; then
+    echo "$out" >&2
+    echo "FAIL: bazel build ${flags[*]} $target: the error names an absolute path" >&2
+    failures=$((failures + 1))
+    return
+  fi
   for t in "${texts[@]}"; do
     if ! grep -qF -- "$t" <<<"$out"; then
       echo "$out" >&2
@@ -37,25 +45,40 @@ expect_failure() {
   echo "ok: bazel build ${flags[*]} $target fails saying: ${texts[*]}"
 }
 
-# A base named in resources but not in deps. In the sandbox its directory is absent: the
-# renderer cannot tell a missing file from a missing base, and names both fixes; without a
-# sandbox (as on Windows) it sees the directory and refuses to read its sources.
-expect_failure "$pkg:missing_dep" \
-  "'../base' (resources of rules/tests/hermetic/missing_dep/kustomization.yaml) is not a declared input" \
-  "or the krm_kustomization target of the directory to deps of $pkg:missing_dep"
-expect_failure "$pkg:missing_dep" "add its krm_kustomization target to deps of $pkg:missing_dep" \
-  -- --spawn_strategy=local
-# A file named in resources but not in srcs.
-expect_failure "$pkg:missing_src" "add the file to srcs of $pkg:missing_src"
+# Undeclared inputs fail the same way with and without a sandbox: the renderer reads only the
+# files the action declares (its --inputs parameter file), whatever the spawn strategy.
+for strategy in sandboxed local; do
+  flags=(--spawn_strategy=$strategy)
+  # A base named in resources but not in deps.
+  expect_failure "$pkg:missing_dep" \
+    "'../base' (resources of rules/tests/hermetic/missing_dep/kustomization.yaml) is not a declared input: add the krm_kustomization target of rules/tests/hermetic/base to deps of $pkg:missing_dep" \
+    -- "${flags[@]}"
+  # A file named in resources but not in srcs.
+  expect_failure "$pkg:missing_src" \
+    "'configmap.yaml' (resources of rules/tests/hermetic/missing_src/kustomization.yaml) is not a declared input: add rules/tests/hermetic/missing_src/configmap.yaml to srcs of $pkg:missing_src" \
+    -- "${flags[@]}"
+  # A component's patch not in its srcs: the component's own target fails, naming itself,
+  # and so does the overlay that uses it (the stale output of an undeclared file cannot be).
+  expect_failure "$pkg:component_missing_patch" \
+    '"color.yaml" is not a declared input: add rules/tests/hermetic/component_missing_patch/color.yaml to srcs of '"$pkg:component_missing_patch" \
+    -- "${flags[@]}"
+  # A component named in components but not in deps.
+  expect_failure "$pkg:missing_component" \
+    "'../component' (components of rules/tests/hermetic/missing_component/kustomization.yaml) is not a declared input: add the krm_kustomization target of rules/tests/hermetic/component to deps of $pkg:missing_component" \
+    -- "${flags[@]}"
+done
+# kind = "Component" on a Kustomization.
+expect_failure "$pkg:kind_mismatch" \
+  "rules/tests/hermetic/kind_mismatch/kustomization.yaml has kind Kustomization, but $pkg:kind_mismatch says kind = \"Component\""
 # provenance = "on" with a base rendering without provenance (an analysis error).
 expect_failure "$pkg:provenance_on" \
   "provenance is on for $pkg:provenance_on, but its base $pkg:base renders without provenance"
 # srcs without the kustomization file: an analysis error.
 expect_failure "$pkg:no_kustomization_file" "must include the kustomization file of its directory"
 # A Starlark script (path: of a StarlarkRun) not in srcs, and a .star file it loads not in srcs.
-expect_failure "$pkg:missing_star" '"set_owner.star" exists, add it to srcs of '"$pkg:missing_star"
+expect_failure "$pkg:missing_star" '"set_owner.star" is not a declared input: add rules/tests/hermetic/missing_star/set_owner.star to srcs of '"$pkg:missing_star"
 expect_failure "$pkg:missing_star_load" 'cannot load lib/owner.star' \
-  '"lib/owner.star" exists, add it to srcs of '"$pkg:missing_star_load"
+  '"lib/owner.star" is not a declared input: add rules/tests/hermetic/missing_star_load/lib/owner.star to srcs of '"$pkg:missing_star_load"
 # An exec function not declared in functions: it does not run, even with its file in srcs.
 expect_failure "$pkg:undeclared_function" 'exec path "./fn/set-owner"' 'is not a declared function' \
   "add it to the functions attribute of $pkg:undeclared_function" 'functions = {"./fn/set-owner": ":my_function"}'
@@ -66,6 +89,34 @@ expect_failure //rules/tests/functions:absolute_function "exec path \"/usr/bin/n
 # The example validator (a Starlark validator in a component) rejects a :latest image.
 expect_failure //examples/functions:latest 'StarlarkRun \"no-latest\"' \
   'images must be pinned to a version (not :latest, not untagged): Deployment shop/debug, container shell: busybox:latest; Deployment shop/debug, container setup: alpine'
+
+# Generated inputs (rules/tests/generated): the manifests equal what kustomize prints for the
+# same tree with the generated files written in place.
+gen=rules/tests/generated
+bazel build --disk_cache="$(krm_disk_cache)" "//$gen:app_manifests" "//$gen:app_kustomization" \
+  "//$gen:build_info" "//$gen:replicas_patch" "//$gen:app_env"
+bin=$(bazel info bazel-bin 2>/dev/null)
+tree=$(mktemp -d)
+trap 'rm -rf "$tree"' EXIT
+mkdir -p "$tree/$gen"
+cp -R "$gen/." "$tree/$gen/"
+for f in app/kustomization.yaml app/build-info.yaml app/replicas-patch.yaml app/app.env; do
+  cp "$bin/$gen/$f" "$tree/$gen/$f"
+done
+KUSTOMIZE=${KUSTOMIZE:-$ROOT/.bin/kustomize}
+if [[ ! -x $KUSTOMIZE ]]; then
+  GOBIN=$ROOT/.bin go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
+fi
+if ! "$KUSTOMIZE" build "$tree/$gen/app" >"$tree/expected.yaml"; then
+  echo "FAIL: kustomize build of $gen/app with the generated files in place failed" >&2
+  failures=$((failures + 1))
+elif ! cmp -s "$tree/expected.yaml" "$bin/$gen/app_manifests.yaml"; then
+  diff -u "$tree/expected.yaml" "$bin/$gen/app_manifests.yaml" >&2 || true
+  echo "FAIL: //$gen:app differs from kustomize build with the generated files in place" >&2
+  failures=$((failures + 1))
+else
+  echo "ok: //$gen:app (generated kustomization, resource, patch, env file; a file of another package) = kustomize build in place"
+fi
 
 if [[ $failures -ne 0 ]]; then
   echo "rules test: $failures check(s) failed" >&2

@@ -6,7 +6,7 @@ so the program reads them from a file next to itself: `<executable>.krmgolden`.
 """
 
 load(":kustomization.bzl", "label_string")
-load(":providers.bzl", "KrmKustomizationInfo")
+load(":providers.bzl", "KrmGoldenInfo", "KrmKustomizationInfo")
 
 def _rlocation(ctx, f):
     # The runfiles path of f: <repository>/<path in repository>.
@@ -19,11 +19,7 @@ def _golden_impl(ctx, mode):
     if not info.manifests:
         fail("%s is a Component: it has no manifests to compare" % label_string(info.label), attr = "kustomization")
     golden = ctx.file.golden
-    checker = ctx.executable._checker
-
-    # The executable is the checker itself, under this target's name.
-    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if checker.extension == "exe" else ""))
-    ctx.actions.symlink(output = exe, target_file = checker, is_executable = True)
+    exe = _checker_exe(ctx)
 
     # The golden's path in the source tree, for `bazel run`: only for a source file of the
     # main repository.
@@ -43,7 +39,37 @@ def _golden_impl(ctx, mode):
         "update=%s\n" % update_label,
     ]))
     runfiles = ctx.runfiles(files = [exe, config, info.manifests, golden])
-    return [DefaultInfo(executable = exe, files = depset([exe]), runfiles = runfiles)]
+    providers = [DefaultInfo(executable = exe, files = depset([exe]), runfiles = runfiles)]
+    if mode == "update" and source:
+        providers.append(KrmGoldenInfo(goldens = depset([struct(
+            manifests = info.manifests,
+            golden = golden,
+            source = source,
+            kustomization = label_string(info.label),
+        )])))
+    return providers
+
+def _checker_exe(ctx):
+    # The executable is the checker itself, under this target's name.
+    checker = ctx.executable._checker
+    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if checker.extension == "exe" else ""))
+    ctx.actions.symlink(output = exe, target_file = checker, is_executable = True)
+    return exe
+
+def _krm_golden_update_all_impl(ctx):
+    goldens = depset(transitive = [u[KrmGoldenInfo].goldens for u in ctx.attr.updates])
+    exe = _checker_exe(ctx)
+    config = ctx.actions.declare_file(ctx.label.name + ".krmgolden")
+    entries = goldens.to_list()
+    ctx.actions.write(config, "".join(
+        ["mode=update-all\n", "update=%s\n" % label_string(ctx.label)] +
+        ["entry=%s\t%s\t%s\n" % (_rlocation(ctx, g.manifests), g.source, g.kustomization) for g in entries],
+    ))
+    runfiles = ctx.runfiles(files = [exe, config] + [g.manifests for g in entries])
+    return [
+        DefaultInfo(executable = exe, files = depset([exe]), runfiles = runfiles),
+        KrmGoldenInfo(goldens = goldens),
+    ]
 
 _ATTRS = {
     "kustomization": attr.label(
@@ -99,7 +125,9 @@ def krm_golden_test(name, kustomization, golden, **kwargs):
       golden: the checked-in file with the expected manifests (create it empty, then
         `bazel run :<name>.update`).
       **kwargs: test attributes (`size`, default `small`; `tags`, `timeout`, `visibility`,
-        ...); `tags`, `visibility` and `testonly` also go to `<name>.update`.
+        ...); `tags`, `visibility` (default public for `<name>.update`, so that a
+        `krm_golden_update_all` elsewhere can list it) and `testonly` also go to
+        `<name>.update`.
     """
     kwargs.setdefault("size", "small")
     _krm_golden_test(
@@ -109,9 +137,58 @@ def krm_golden_test(name, kustomization, golden, **kwargs):
         **kwargs
     )
     update_kwargs = {k: v for k, v in kwargs.items() if k in ["tags", "visibility", "testonly"]}
+
+    # Public unless told otherwise: a krm_golden_update_all of a parent package lists it.
+    update_kwargs.setdefault("visibility", ["//visibility:public"])
     krm_golden_update(
         name = name + ".update",
         kustomization = kustomization,
         golden = golden,
         **update_kwargs
+    )
+
+krm_golden_update_all_rule = rule(
+    implementation = _krm_golden_update_all_impl,
+    doc = """`bazel run` target that rewrites every golden of `updates` in one run.
+
+`updates` are `krm_golden_update` targets (`<name>.update` of each `krm_golden_test`) and
+other `krm_golden_update_all` targets, so one per package, each listing those of the
+packages below it, updates a whole tree. The `krm_golden_update_all` macro (the usual entry point) adds
+the package's own update targets to `updates`. Each golden is written atomically; the run says
+which were updated and which were up to date.""",
+    attrs = {
+        "updates": attr.label_list(
+            doc = "`krm_golden_update` and `krm_golden_update_all` targets.",
+            providers = [KrmGoldenInfo],
+        ),
+        "_checker": attr.label(
+            default = Label("//rules/private/golden"),
+            executable = True,
+            cfg = "target",
+        ),
+    },
+    executable = True,
+)
+
+def krm_golden_update_all(name, updates = [], **kwargs):
+    """Rewrites every golden of this package, and of the `updates` given, in one `bazel run`.
+
+    Call it after the `krm_golden_test`s of the BUILD file: it adds their `<name>.update`
+    targets (the `krm_golden_update` rules declared so far in the package) to `updates`.
+
+    Args:
+      name: the target (`bazel run //pkg:<name>`).
+      updates: more `krm_golden_update` or `krm_golden_update_all` targets, for example
+        those of the packages below this one.
+      **kwargs: common attributes (`visibility`, `tags`, ...).
+    """
+    own = sorted([
+        ":" + r["name"]
+        for r in native.existing_rules().values()
+        if r["kind"] == "krm_golden_update"
+    ])
+    krm_golden_update_all_rule(
+        name = name,
+        updates = own + [u for u in updates if u not in own],
+        **kwargs
     )

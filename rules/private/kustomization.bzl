@@ -56,14 +56,34 @@ def _kustomization_dir(ctx):
         fail("dir %r must be a relative path inside the package %r" % (ctx.attr.dir, ctx.label.package), attr = "dir")
     return _join(ctx.label.workspace_root, ctx.label.package, rel)
 
+def tree_path(f):
+    """The path a file has in the kustomization tree: where a kustomization names it.
+
+    Workspace-relative (`external/<repo>/...` for another repository), for source and
+    generated files alike: a genrule output `prod/build-info.yaml` of package `//deploy`
+    is at `deploy/prod/build-info.yaml`, as if it were written in the source tree.
+
+    Args:
+      f: a File.
+
+    Returns:
+      The path.
+    """
+    if f.root.path:
+        return f.path[len(f.root.path) + 1:]
+    return f.path
+
+def _input_line(f):
+    # One line of the renderer's --inputs manifest: the tree path, a tab and where
+    # Bazel put the file (only the path when both are the same).
+    p = tree_path(f)
+    return p if p == f.path else p + "\t" + f.path
+
 def _check_kustomization_file(ctx, dir):
     """Fails with a helpful message unless the kustomization file of dir is among the srcs."""
     by_path = {}
     for f in ctx.files.srcs:
-        if not f.is_source:
-            fail(("%s is a generated file: the renderer reads a kustomization's files at their source " +
-                  "paths, so srcs can only be source files") % f.short_path, attr = "srcs")
-        by_path[f.path] = f
+        by_path[tree_path(f)] = f
     for name in _KUSTOMIZATION_FILES:
         if _join(dir, name) in by_path:
             return
@@ -134,15 +154,58 @@ def _provenance_enabled(ctx):
         return ctx.attr._provenance_flag[BuildSettingInfo].value
     return ctx.attr.provenance == "on"
 
+def _run_render(r, mnemonic, message, outputs, flags):
+    """Runs `krm render` for the kustomization r (a struct made by the implementation)."""
+    args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.functions, r.components, r.provenance)
+    args[0].add_all(flags)
+    r.ctx.actions.run(
+        executable = r.ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer.files_to_run,
+        arguments = args,
+        inputs = r.inputs,
+        tools = [f.function.files_to_run for f in r.functions],
+        outputs = outputs,
+        mnemonic = mnemonic,
+        progress_message = "%s %s (%s)" % (message, r.dir, label_string(r.ctx.label)),
+    )
+
+def _render_args(ctx, dir, srcs, bases, functions, components, provenance):
+    """The arguments of `krm render` shared by the snapshot and manifests actions.
+
+    Returns:
+      A list of Args: the flags, and the --inputs parameter file listing srcs.
+    """
+    args = ctx.actions.args()
+    args.add("render")
+    args.add(dir)
+    args.add("--label", label_string(ctx.label))
+    args.add("--load-restrictor", ctx.attr.load_restrictor)
+    if ctx.attr.kind:
+        args.add("--kind", ctx.attr.kind)
+    args.add_all(bases, map_each = _dep_flag)
+    args.add_all([_function_flag(f) for f in functions])
+    if provenance:
+        args.add("--provenance")
+        args.add_all(components, map_each = _label_map_flag)
+        args.add_all(bases, map_each = _label_map_flag)
+
+    # The exact list of declared files: the renderer reads nothing else, with or
+    # without a sandbox.
+    inputs = ctx.actions.args()
+    inputs.set_param_file_format("multiline")
+    inputs.use_param_file("--inputs=%s", use_always = True)
+    inputs.add_all(srcs, map_each = _input_line)
+    return [args, inputs]
+
 def _krm_kustomization_impl(ctx):
     kind = ctx.attr.kind
+    label = label_string(ctx.label)
     dir = _kustomization_dir(ctx)
     _check_kustomization_file(ctx, dir)
     srcs = depset(ctx.files.srcs)
     deps = [d[KrmKustomizationInfo] for d in ctx.attr.deps]
 
-    # The bases this kustomization (or, for a component, its parent) reads from snapshots:
-    # direct Kustomization deps, and the bases of the components it names.
+    # Every dep, base or component, is one --dep DIR=SNAPSHOT: a component's snapshot
+    # carries its files and those of what it names (docs/snapshot.md).
     bases = depset(transitive = [d.bases for d in deps])
     dep_inputs = depset(transitive = [d.inputs for d in deps])
 
@@ -154,36 +217,14 @@ def _krm_kustomization_impl(ctx):
     # provenance labels: components are read from sources, not from snapshots.
     components = depset(transitive = [d.components for d in deps])
 
-    if kind == COMPONENT:
-        # A component cannot be rendered alone: whoever names it reads its sources.
-        component_srcs = depset(transitive = [srcs] + [d.srcs for d in deps if d.kind == COMPONENT])
-        info = KrmKustomizationInfo(
-            label = ctx.label,
-            kind = kind,
-            dir = dir,
-            snapshot = None,
-            manifests = None,
-            srcs = component_srcs,
-            bases = bases,
-            inputs = depset(transitive = [component_srcs, dep_inputs]),
-            functions = functions,
-            components = depset([struct(dir = dir, label = ctx.label)], transitive = [components]),
-            provenance = False,
-            provenance_manifest = None,
-        )
-        return [
-            info,
-            DefaultInfo(files = depset()),
-            OutputGroupInfo(manifests = depset(), snapshot = depset(), provenance = depset()),
-        ]
-
-    label = label_string(ctx.label)
     snapshot = ctx.actions.declare_file(ctx.label.name + ".krmsnap")
-    manifests = ctx.actions.declare_file(ctx.label.name + "_manifests.yaml")
-    outputs = [snapshot, manifests]
-    provenance = _provenance_enabled(ctx)
-    provenance_manifest = None
-    if provenance:
+    render_provenance = kind != COMPONENT and _provenance_enabled(ctx)
+
+    # A component's snapshot carries its files, read by its parent with the parent's
+    # provenance, and its bases' snapshots: it serves a parent with provenance when
+    # those have it.
+    provenance = all([b.provenance for b in bases.to_list()]) if kind == COMPONENT else render_provenance
+    if render_provenance:
         # A parent rendering with provenance refuses base snapshots rendered without it.
         for base in bases.to_list():
             if not base.provenance:
@@ -194,36 +235,38 @@ def _krm_kustomization_impl(ctx):
                     label_string(base.label),
                     label_string(base.label),
                 ), attr = "provenance")
-        provenance_manifest = ctx.actions.declare_file(ctx.label.name + ".provenance.json")
-        outputs.append(provenance_manifest)
 
-    args = ctx.actions.args()
-    args.add("render")
-    args.add(dir)
-    args.add("--snapshot", snapshot)
-    args.add("--manifests", manifests)
-    args.add("--label", label)
-    args.add("--hermetic")
-    args.add("--load-restrictor", ctx.attr.load_restrictor)
-    args.add_all(bases, map_each = _dep_flag)
-    args.add_all([_function_flag(f) for f in functions])
-    if provenance:
-        args.add("--provenance")
-        args.add("--provenance-manifest", provenance_manifest)
-        args.add_all(components, map_each = _label_map_flag)
-        args.add_all(bases, map_each = _label_map_flag)
-
-    renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
-    ctx.actions.run(
-        executable = renderer.files_to_run,
-        arguments = [args],
+    render = struct(
+        ctx = ctx,
+        dir = dir,
+        srcs = srcs,
+        bases = bases,
+        functions = functions,
+        components = components,
+        provenance = render_provenance,
         inputs = depset(transitive = [srcs, dep_inputs]),
-        tools = [f.function.files_to_run for f in functions],
-        outputs = outputs,
-        mnemonic = "KrmRender",
-        progress_message = "Rendering kustomization %s (%s)" % (dir, label),
     )
 
+    # The snapshot: what the kustomizations including this one read. Its own action, so
+    # that a kustomization kustomize cannot build alone (the finishing steps fail) still
+    # serves the targets that use it.
+    _run_render(render, "KrmRender", "Rendering kustomization", [snapshot], ["--snapshot", snapshot])
+
+    manifests = None
+    provenance_manifest = None
+    if kind != COMPONENT:
+        manifests = ctx.actions.declare_file(ctx.label.name + "_manifests.yaml")
+        outputs = [manifests]
+        flags = ["--manifests", manifests]
+        if render_provenance:
+            provenance_manifest = ctx.actions.declare_file(ctx.label.name + ".provenance.json")
+            outputs.append(provenance_manifest)
+            flags.extend(["--provenance-manifest", provenance_manifest])
+        _run_render(render, "KrmManifests", "Rendering manifests of", outputs, flags)
+
+    # Until the render reads the file, a target without an explicit kind may be a
+    # component: its functions and its components' labels go to the parents too.
+    may_be_component = kind != KUSTOMIZATION
     info = KrmKustomizationInfo(
         label = ctx.label,
         kind = kind,
@@ -235,19 +278,23 @@ def _krm_kustomization_impl(ctx):
         # The renderer finds a base's snapshot by the path the parent names: the base
         # directory need not exist in the parent's sandbox.
         inputs = depset([snapshot]),
-        functions = [],
-        components = depset(),
+        functions = functions if may_be_component else [],
+        components = depset(
+            [struct(dir = dir, label = ctx.label)] if may_be_component else [],
+            transitive = [components] if may_be_component else [],
+        ),
         provenance = provenance,
         provenance_manifest = provenance_manifest,
     )
+    default = manifests or snapshot
     return [
         info,
         DefaultInfo(
-            files = depset([manifests]),
-            runfiles = ctx.runfiles(files = [manifests]),
+            files = depset([default]),
+            runfiles = ctx.runfiles(files = [default]),
         ),
         OutputGroupInfo(
-            manifests = depset([manifests]),
+            manifests = depset([manifests] if manifests else []),
             snapshot = depset([snapshot]),
             provenance = depset([provenance_manifest] if provenance_manifest else []),
         ),
@@ -257,14 +304,19 @@ krm_kustomization_rule = rule(
     implementation = _krm_kustomization_impl,
     doc = """One kustomization directory (the rule behind the `krm_kustomization` macro).
 
-For `kind = "Kustomization"`, one action (mnemonic `KrmRender`) renders the kustomization
-with the toolchain's renderer into `<name>.krmsnap` (the snapshot that the kustomizations
-including it continue from) and `<name>_manifests.yaml` (what `kustomize build DIR` prints).
-Its bases are read from their snapshots, so editing one overlay re-runs exactly one action,
-and editing a base re-runs the base and the kustomizations that include it.
+One action (mnemonic `KrmRender`) renders the kustomization with the toolchain's renderer
+into `<name>.krmsnap`: for a kustomization, the snapshot that the kustomizations including
+it continue from; for a component (`kind: Component` in its file), its files, checked (all
+declared, the kustomization valid), with those of the components and bases it names. A
+second action (mnemonic `KrmManifests`) writes `<name>_manifests.yaml` (what
+`kustomize build DIR` prints), unless `kind = "Component"`. Parents read only snapshots, so
+editing one overlay re-runs exactly its actions, and a kustomization that kustomize cannot
+build alone still serves the targets that use it.
 
-For `kind = "Component"`, there is no action: a component acts on the resources of the
-kustomization that names it, which reads the component's sources directly.
+The renderer reads exactly the files of `srcs` and the snapshots of `deps`, with or without
+a sandbox (a parameter file lists them): an undeclared file, base or component is an error
+naming the attribute to fix. Generated files are valid `srcs`; each is seen at its path in
+the workspace (`short_path`), as if written in the source tree.
 
 Exec KRM functions run only when declared: `functions` maps `krm_function` targets to the
 exec paths their function configs name; the action gets them as tools and passes
@@ -272,19 +324,20 @@ exec paths their function configs name; the action gets them as tools and passes
 
 Provenance (docs/provenance.md) is opt-in: with `provenance = "on"`, or `"auto"` (default) and
 the build setting `@rules_krm//rules:provenance` set (`--@rules_krm//rules:provenance`), the
-action also passes `--provenance`, writes `<name>.provenance.json` and passes `--label-map`
-for the components it applies and its bases. A base of such a kustomization must render with
-provenance too (an analysis error otherwise).
+actions also pass `--provenance`, the manifests action writes `<name>.provenance.json`, and
+both pass `--label-map` for the components applied and the bases. A dep of such a
+kustomization must render with provenance too (an analysis error otherwise).
 
 Output groups: `manifests`, `snapshot` and `provenance` (empty without provenance). Default
-outputs: the manifests. Provides `KrmKustomizationInfo`.""",
+outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
+`KrmKustomizationInfo`.""",
     attrs = {
         "srcs": attr.label_list(
-            doc = "The kustomization file and every local file it reads: resources, patches, generator inputs, configurations. Source files only. The kustomization file of `dir` must be among them.",
+            doc = "The kustomization file and every local file it reads: resources, patches, generator inputs, configurations, Starlark scripts. Source or generated files (from other packages and repositories too), each seen at its workspace path. The kustomization file of `dir` must be among them. The renderer reads nothing else.",
             allow_files = True,
         ),
         "deps": attr.label_list(
-            doc = "The `krm_kustomization` targets of the directories this kustomization names in `resources` (bases) and `components`. A base is read from its snapshot; a component's sources (and its own deps) become inputs of this kustomization's action.",
+            doc = "The `krm_kustomization` targets of the directories this kustomization names in `resources` (bases) and `components`. Each is read from its snapshot: a base's accumulated resources, or a component's files (with those of what it names).",
             providers = [KrmKustomizationInfo],
         ),
         "dir": attr.string(
@@ -292,9 +345,9 @@ outputs: the manifests. Provides `KrmKustomizationInfo`.""",
             default = ".",
         ),
         "kind": attr.string(
-            doc = "`Kustomization` (default) or `Component` (a kustomization file with `kind: Component`, named by others in `components`).",
-            default = KUSTOMIZATION,
-            values = [KUSTOMIZATION, COMPONENT],
+            doc = "Optional: the kind is read from the kustomization file. `Component` (a file with `kind: Component`) declares no manifests output; `Kustomization` declares that the file is not a component. The render fails when the file says otherwise.",
+            default = "",
+            values = ["", KUSTOMIZATION, COMPONENT],
         ),
         "functions": attr.label_keyed_string_dict(
             doc = "The executables of the exec KRM functions this kustomization's function configs name: a `krm_function` target maps to the exec path it stands for, exactly as the `config.kubernetes.io/function` annotation writes it (`./fn/set-team`, relative to `dir`); several paths for one target are separated by spaces. The render action runs the declared executable for that path; an exec function whose path is not declared fails the build. For a `Component`, they go to the actions of the kustomizations that name it. (The `krm_kustomization` macro takes the inverse mapping, path to target.)",
@@ -327,7 +380,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -336,11 +389,14 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
 
     Args:
       name: the target name. Outputs are `<name>.krmsnap` and `<name>_manifests.yaml`.
-      srcs: the kustomization file and every local file it reads (source files), Starlark
-        scripts (`path:` of a `StarlarkRun`) and the `.star` files they load included.
+      srcs: the kustomization file and every local file it reads (source or generated
+        files), Starlark scripts (`path:` of a `StarlarkRun`) and the `.star` files they
+        load included.
       deps: the `krm_kustomization` targets of the bases and components it names.
       dir: the kustomization directory relative to the package (default `.`).
-      kind: `Kustomization` (default) or `Component`.
+      kind: optional, read from the kustomization file: `Component` declares no
+        `<name>_manifests` target; `Kustomization` or `Component` fail the render when
+        the file says otherwise.
       load_restrictor: `LoadRestrictionsRootOnly` (default) or `LoadRestrictionsNone`.
       functions: dict from the exec path of an exec KRM function, exactly as its function
         config writes it (`./fn/set-team`, relative to `dir`), to the `krm_function` target

@@ -47,3 +47,10 @@ and runs it for those paths. Under Bazel, only declared executables run.""",
         "files_to_run": "FilesToRunProvider: the executable with its runfiles; render actions list it in `tools`.",
     },
 )
+
+KrmGoldenInfo = provider(
+    doc = """The golden files that a `krm_golden_update` or `krm_golden_update_all` target rewrites.""",
+    fields = {
+        "goldens": "depset of struct(manifests, golden, source, kustomization): `manifests` the rendered File, `golden` the golden File, `source` its path in the main repository's source tree, `kustomization` the label string of the `krm_kustomization` target.",
+    },
+)

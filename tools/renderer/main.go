@@ -13,6 +13,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
@@ -214,6 +215,7 @@ Flags:
 
 type renderOptions struct {
 	snapshot, manifests, label, loadRestrictor string
+	inputs, kind                               string
 	deps                                       []string
 	hermetic                                   bool
 	prov                                       provenanceFlags
@@ -229,6 +231,8 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.StringVar(&o.label, "label", "", "the Bazel label being built, named in errors and recorded in the snapshot")
 	o.fs.BoolVar(&o.hermetic, "hermetic", false, "fail when a base directory has no --dep snapshot instead of reading its sources")
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
+	o.fs.StringVar(&o.inputs, "inputs", "", "read only the files this manifest declares: one a line, PATH<tab>SOURCE (PATH relative to the working directory as the kustomizations name it, SOURCE where to read it); implies --hermetic")
+	o.fs.StringVar(&o.kind, "kind", "", "fail unless the kustomization has this kind (Kustomization or Component)")
 	addFunctionFlag(o.fs) // functions_flags.go
 	o.prov.register(o.fs)
 	o.fs.Usage = func() {
@@ -243,11 +247,12 @@ func runRender(args []string, stderr io.Writer) int {
 	if code, ok := parseFlags(o.fs, args, stderr); !ok {
 		return code
 	}
-	if o.fs.NArg() != 1 || o.snapshot == "" {
-		fmt.Fprintln(stderr, "Error: krm render needs one directory and --snapshot FILE (see krm help render)")
+	if o.fs.NArg() != 1 || (o.snapshot == "" && o.manifests == "") {
+		fmt.Fprintln(stderr, "Error: krm render needs one directory and --snapshot FILE or --manifests FILE (see krm help render)")
 		return 2
 	}
 	deps := map[string]string{}
+	var depFiles []string
 	for _, d := range o.deps {
 		dir, file, ok := strings.Cut(d, "=")
 		if !ok || dir == "" || file == "" {
@@ -255,6 +260,16 @@ func runRender(args []string, stderr io.Writer) int {
 			return 2
 		}
 		deps[dir] = file
+		depFiles = append(depFiles, file)
+	}
+	var fsys filesys.FileSystem = filesys.MakeFsOnDisk()
+	if o.inputs != "" {
+		in, err := inputs.Load(o.inputs, depFiles...)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: --inputs: %v\n", err)
+			return 1
+		}
+		fsys, o.hermetic = in, true
 	}
 	if code := declareFunctions(o.fs, o.hermetic, o.label, stderr); code != 0 {
 		return code
@@ -264,15 +279,19 @@ func runRender(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	res, err := build.Render(filesys.MakeFsOnDisk(), o.fs.Arg(0), build.Options{
+	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
 		Functions: renderFunctions, // declared functions (--function) are the gate
-	}, true)
+		Kind: o.kind, SnapshotOnly: o.manifests == "",
+	}, o.snapshot != "")
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	files := []emit.File{{Path: o.snapshot, Data: res.Snapshot}}
+	var files []emit.File
+	if o.snapshot != "" {
+		files = append(files, emit.File{Path: o.snapshot, Data: res.Snapshot})
+	}
 	if o.manifests != "" {
 		files = append(files, emit.File{Path: o.manifests, Data: res.Manifests})
 	}

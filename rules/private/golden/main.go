@@ -12,6 +12,10 @@
 //	golden_source=PATH      the golden's path in the main repository's source tree ("" if none)
 //	kustomization=LABEL     the krm_kustomization target, for messages
 //	update=LABEL            the target that updates the golden, for messages
+//
+// In mode update-all (krm_golden_update_all), one line per golden replaces the others:
+//
+//	entry=RLOCATION<tab>PATH<tab>LABEL   manifests, golden_source, kustomization
 package main
 
 import (
@@ -32,6 +36,7 @@ func main() {
 
 type config struct {
 	mode, manifests, golden, goldenSource, kustomization, update string
+	entries                                                      []config
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -45,6 +50,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "golden: %v\n", err)
 		return 2
+	}
+	if cfg.mode == "update-all" {
+		return updateAll(cfg, r, stdout, stderr)
 	}
 	manifests, err := r.read(cfg.manifests)
 	if err != nil {
@@ -104,6 +112,29 @@ func update(cfg *config, manifests []byte, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// updateAll updates every golden of cfg.entries, and fails if one fails.
+func updateAll(cfg *config, r *runfiles, stdout, stderr io.Writer) int {
+	if len(cfg.entries) == 0 {
+		fmt.Fprintf(stdout, "%s: no goldens to update\n", cfg.update)
+		return 0
+	}
+	code := 0
+	for i := range cfg.entries {
+		e := &cfg.entries[i]
+		e.update = cfg.update
+		manifests, err := r.read(e.manifests)
+		if err != nil {
+			fmt.Fprintf(stderr, "golden: reading the manifests of %s: %v\n", e.kustomization, err)
+			code = 2
+			continue
+		}
+		if c := update(e, manifests, stdout, stderr); c != 0 {
+			code = c
+		}
+	}
+	return code
+}
+
 // writeAtomic writes data to path through a temporary file in the same directory.
 func writeAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
@@ -149,10 +180,21 @@ func readConfig(exe string, r *runfiles) (*config, error) {
 	s := bufio.NewScanner(bytes.NewReader(data))
 	for s.Scan() {
 		key, value, ok := strings.Cut(s.Text(), "=")
+		if ok && key == "entry" {
+			parts := strings.Split(value, "\t")
+			if len(parts) != 3 || parts[0] == "" || parts[1] == "" {
+				return nil, fmt.Errorf("configuration: entry %q: want MANIFESTS<tab>GOLDEN_SOURCE<tab>LABEL", value)
+			}
+			cfg.entries = append(cfg.entries, config{manifests: parts[0], golden: parts[1], goldenSource: parts[1], kustomization: parts[2]})
+			continue
+		}
 		if !ok || fields[key] == nil {
 			return nil, fmt.Errorf("configuration: unexpected line %q", s.Text())
 		}
 		*fields[key] = value
+	}
+	if cfg.mode == "update-all" {
+		return cfg, nil
 	}
 	if cfg.manifests == "" || cfg.golden == "" {
 		return nil, errors.New("configuration: manifests and golden are required")

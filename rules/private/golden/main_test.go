@@ -104,3 +104,52 @@ func TestRunfilesManifest(t *testing.T) {
 		t.Fatal("missing runfile: no error")
 	}
 }
+
+func TestRunUpdateAll(t *testing.T) {
+	exe, ws := setup(t, "update-all", "kind: B\n", "kind: A\n")
+	rf := exe + ".runfiles"
+	if err := os.WriteFile(filepath.Join(rf, "repo/pkg/same_manifests.yaml"), []byte("kind: S\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "pkg", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "pkg/sub/same.yaml"), []byte("kind: S\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "mode=update-all\nupdate=//pkg:update_goldens\n" +
+		"entry=repo/pkg/out_manifests.yaml\tpkg/golden.yaml\t//pkg:out\n" +
+		"entry=repo/pkg/same_manifests.yaml\tpkg/sub/same.yaml\t//pkg/sub:same\n"
+	if err := os.WriteFile(exe+".krmgolden", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BUILD_WORKSPACE_DIRECTORY", ws)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{exe}, &stdout, &stderr); code != 0 {
+		t.Fatalf("update-all: exit %d, stderr:\n%s", code, stderr.String())
+	}
+	if got, err := os.ReadFile(filepath.Join(ws, "pkg", "golden.yaml")); err != nil || string(got) != "kind: B\n" {
+		t.Errorf("pkg/golden.yaml = %q, %v", got, err)
+	}
+	for _, want := range []string{"updated pkg/golden.yaml from the manifests of //pkg:out", "pkg/sub/same.yaml is up to date"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	// A missing manifests file fails the run, after the others.
+	cfg += "entry=repo/pkg/none.yaml\tpkg/none.yaml\t//pkg:none\n"
+	if err := os.WriteFile(exe+".krmgolden", []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := run([]string{exe}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "//pkg:none") {
+		t.Errorf("missing manifests: exit %d, stderr %s", code, stderr.String())
+	}
+	if err := os.WriteFile(exe+".krmgolden", []byte("mode=update-all\nentry=a\tb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := run([]string{exe}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "want MANIFESTS<tab>GOLDEN_SOURCE<tab>LABEL") {
+		t.Errorf("bad entry: exit %d, stderr %s", code, stderr.String())
+	}
+}

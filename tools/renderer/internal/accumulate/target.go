@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -37,6 +36,9 @@ type Env struct {
 	Hermetic bool
 	// Label names the build target, for error messages.
 	Label string
+	// Owners maps the absolute directories of components read from
+	// snapshots to the labels of their targets, for error messages.
+	Owners map[string]string
 	// Memoize accumulates each base directory once per build and hands out
 	// copies: kustomize re-accumulates a base for every path including it.
 	Memoize bool
@@ -134,13 +136,7 @@ func (t *Target) accumulate(acc *Accumulation) (*Accumulation, error) {
 // kustPath names this kustomization file in messages: relative to the
 // working directory when below it, so errors read the same on every machine.
 func (t *Target) kustPath() string {
-	p := filepath.Join(t.ldr.Root(), t.kust.FileName)
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
-	}
-	return p
+	return load.Rel(filepath.Join(t.ldr.Root(), t.kust.FileName))
 }
 
 func (t *Target) helpers() *resmap.PluginHelpers {
@@ -364,13 +360,7 @@ func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumu
 			}
 		}
 		if errD == nil && t.env.Hermetic && !t.ldr.FS().Exists(dir) {
-			label := t.env.Label
-			if label == "" {
-				label = "the target"
-			}
-			return nil, fmt.Errorf("'%s' (resources of %s) is not a declared input: "+
-				"add the file to srcs of %s, or the krm_kustomization target of the directory to deps of %s",
-				path, t.kustPath(), label, label)
+			return nil, t.undeclared("resources", path, dir)
 		}
 		sub, err := t.ldr.New(path)
 		if err != nil {
@@ -388,6 +378,11 @@ func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumu
 
 func (t *Target) accumulateComponents(acc *Accumulation, paths []string) (*Accumulation, error) {
 	for _, path := range paths {
+		if t.env.Hermetic {
+			if err := t.checkDeclaredComponent(path); err != nil {
+				return nil, err
+			}
+		}
 		sub, err := t.ldr.New(path)
 		if err != nil {
 			return nil, fmt.Errorf("loader.New %q", err)
@@ -428,9 +423,9 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 	if !isComponent && t.env.Memoize {
 		return t.accumulateMemoized(acc, ldr, path)
 	}
-	if !isComponent && t.env.Hermetic {
-		return nil, fmt.Errorf("base '%s' (listed in %s) is not a declared dependency: add its krm_kustomization target to deps of %s",
-			path, t.kustPath(), t.env.Label)
+	if _, component := t.env.Owners[ldr.Root()]; !isComponent && !component && t.env.Hermetic {
+		return nil, fmt.Errorf("base '%s' (resources of %s) %w as a base: add the krm_kustomization target of %s to deps of %s",
+			path, t.kustPath(), load.ErrUndeclared, load.Rel(ldr.Root()), t.env.Owner(t.ldr.Root()))
 	}
 	sub, err := NewTarget(t.env, ldr)
 	if err != nil {

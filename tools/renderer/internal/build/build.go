@@ -19,6 +19,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
@@ -37,8 +38,16 @@ type Options struct {
 	// Deps maps base directories to the snapshot files rendered for them;
 	// those bases are read from the snapshots instead of their sources.
 	Deps map[string]string
-	// Hermetic makes a base directory missing from Deps an error.
+	// Hermetic makes a base directory missing from Deps an error, names the
+	// declaration to add for a missing file, and shows paths in errors
+	// relative to the working directory (the workspace, under Bazel).
 	Hermetic bool
+	// Kind, when set, is the kind the kustomization must have (Kustomization
+	// or Component): the build system's expectation.
+	Kind string
+	// SnapshotOnly stops a render with a snapshot before the finishing
+	// steps: a base that kustomize cannot build alone still has a snapshot.
+	SnapshotOnly bool
 	// Label is the Bazel label being built, named in error messages.
 	Label string
 	// Prebuilt, when set, supplies bases instead of Deps.
@@ -86,6 +95,9 @@ type Result struct {
 	Manifests []byte
 	// ProvenanceManifest is the provenance manifest (JSON), with Options.Provenance.
 	ProvenanceManifest []byte
+	// Component says the Snapshot is a Component's (its files) and the
+	// Manifests are empty: a component renders in its parents.
+	Component bool
 }
 
 // nesting counts Render calls in progress. kyaml's OpenAPI schema is
@@ -113,17 +125,25 @@ func Build(fsys filesys.FileSystem, dir string, opts Options) ([]byte, error) {
 
 // Render renders the kustomization in dir, and also encodes its snapshot
 // when withSnapshot is set.
-func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool) (*Result, error) {
+//
+// A Component's snapshot (with declared inputs, under a build system) is
+// its files, after checking that the kustomization is valid and reads only
+// declared inputs; its parents apply it from them. Its manifests are empty.
+func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool) (res *Result, err error) {
+	if opts.Hermetic {
+		defer func() { err = load.Relative(err) }()
+	}
 	r, err := load.ParseRestrictor(opts.LoadRestrictor)
 	if err != nil {
 		return nil, err
 	}
+	env := NewEnv()
+	env.Plugins = opts.Functions.pluginConfig()
+	env.Hermetic, env.Label = opts.Hermetic, opts.Label
+	env.Memoize = !opts.Hermetic
 	var hint load.MissingHint
 	if opts.Hermetic {
-		label := opts.Label
-		hint = func(path string) string {
-			return fmt.Sprintf("if %q exists, add it to srcs of %s (builds only see declared files)", path, label)
-		}
+		hint = env.MissingFileHint
 	}
 	ldr, err := load.NewLoader(fsys, dir, r, hint)
 	if err != nil {
@@ -136,10 +156,6 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 			return nil, err
 		}
 	}
-	env := NewEnv()
-	env.Plugins = opts.Functions.pluginConfig()
-	env.Hermetic, env.Label = opts.Hermetic, opts.Label
-	env.Memoize = !opts.Hermetic
 	if opts.Provenance != nil {
 		if env.Prov, err = provenance.New(fsys, *opts.Provenance); err != nil {
 			return nil, err
@@ -153,7 +169,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if opts.Prebuilt != nil {
 		env.Prebuilt = opts.Prebuilt
 	} else if len(opts.Deps) > 0 {
-		pre, err := newPrebuilt(fsys, opts.Deps)
+		pre, err := newPrebuilt(fsys, opts.Deps, env)
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +178,14 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	t, err := accumulate.NewTarget(env, ldr)
 	if err != nil {
 		return nil, err
+	}
+	if err := checkKind(t, opts); err != nil {
+		return nil, err
+	}
+	if t.Kustomization().Kind == types.ComponentKind {
+		if in, ok := fsys.(*inputs.FS); ok {
+			return renderComponent(t, in, opts)
+		}
 	}
 	usesOpenAPI := env.ScanTree(ldr)
 	if nesting == 0 {
@@ -185,7 +209,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res = &Result{}
 	if withSnapshot {
 		kind := k.Kind
 		if kind == "" {
@@ -203,6 +227,9 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		res.Snapshot, err = snapshot.Encode(acc, h)
 		if err != nil {
 			return nil, err
+		}
+		if opts.SnapshotOnly {
+			return res, nil
 		}
 	}
 	helpers := resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)
@@ -241,32 +268,83 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	return res, nil
 }
 
-// prebuilt serves snapshots by absolute base directory.
+// prebuilt serves snapshots by absolute base directory: files named by
+// --dep, or snapshots carried by component snapshots.
 type prebuilt struct {
 	fs    filesys.FileSystem
 	files map[string]string
+	data  map[string][]byte
 }
 
-func newPrebuilt(fs filesys.FileSystem, deps map[string]string) (*prebuilt, error) {
-	p := &prebuilt{fs: fs, files: map[string]string{}}
+// newPrebuilt reads the header of each dep: a base's snapshot is served by
+// directory; a component's files join the declared inputs in fsys (which
+// must be an inputs.FS), the snapshots of its bases are served like the
+// others, and its label names it in errors.
+func newPrebuilt(fs filesys.FileSystem, deps map[string]string, env *accumulate.Env) (*prebuilt, error) {
+	p := &prebuilt{fs: fs, files: map[string]string{}, data: map[string][]byte{}}
 	for dir, file := range deps {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return nil, err
 		}
-		p.files[filepath.Clean(abs)] = file
+		abs = filepath.Clean(abs)
+		data, err := fs.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("reading snapshot of %s: %w", dir, err)
+		}
+		h, err := snapshot.DecodeHeader(data)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot %s (of %s): %w", file, dir, err)
+		}
+		if h.KustomizationKind != types.ComponentKind || len(h.Files) == 0 {
+			p.files[abs] = file
+			continue
+		}
+		if err := p.addComponent(h, env); err != nil {
+			return nil, fmt.Errorf("snapshot %s of the component %s: %w", file, dir, err)
+		}
 	}
 	return p, nil
 }
 
-func (p *prebuilt) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
-	file, ok := p.files[filepath.Clean(dir)]
+func (p *prebuilt) addComponent(h *snapshot.Header, env *accumulate.Env) error {
+	in, ok := p.fs.(*inputs.FS)
 	if !ok {
+		return fmt.Errorf("components are read from snapshots only with declared inputs (--inputs)")
+	}
+	files := make([]inputs.File, len(h.Files))
+	for i, f := range h.Files {
+		files[i] = inputs.File{Path: f.Path, Data: f.Content()}
+	}
+	if err := in.Add(files...); err != nil {
+		return err
+	}
+	for _, c := range h.Components {
+		if env.Owners == nil {
+			env.Owners = map[string]string{}
+		}
+		env.Owners[filepath.Join(in.Root(), filepath.FromSlash(c.Dir))] = c.Label
+	}
+	for _, b := range h.Bases {
+		p.data[filepath.Join(in.Root(), filepath.FromSlash(b.Dir))] = []byte(b.Snapshot)
+	}
+	return nil
+}
+
+func (p *prebuilt) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
+	dir = filepath.Clean(dir)
+	file, ok := p.files[dir]
+	data, carried := p.data[dir]
+	if !ok && !carried {
 		return nil, "", false, nil
 	}
-	data, err := p.fs.ReadFile(file)
-	if err != nil {
-		return nil, "", false, fmt.Errorf("reading snapshot of %s: %w", dir, err)
+	if ok {
+		var err error
+		if data, err = p.fs.ReadFile(file); err != nil {
+			return nil, "", false, fmt.Errorf("reading snapshot of %s: %w", dir, err)
+		}
+	} else {
+		file = "carried by a component"
 	}
 	s, err := snapshot.Decode(data)
 	if err != nil {

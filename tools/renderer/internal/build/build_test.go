@@ -246,21 +246,23 @@ func TestRenderBasesWithoutDirectories(t *testing.T) {
 	for _, tc := range []struct {
 		entry, kust string
 		deps        map[string]string
+		fix         string
 	}{
 		// A base missing from deps.
-		{"../extra", prod, map[string]string{"/r/app": "/snap/app.yaml"}},
+		{"../extra", prod, map[string]string{"/r/app": "/snap/app.yaml"},
+			"add the krm_kustomization target of /r/extra to deps of //prod:prod (or, if it is a file, add it to srcs of //prod:prod)"},
 		// A file missing from srcs.
-		{"missing.yaml", strings.Replace(prod, "- ../extra\n", "- ../extra\n- missing.yaml\n", 1), deps},
+		{"missing.yaml", strings.Replace(prod, "- ../extra\n", "- ../extra\n- missing.yaml\n", 1), deps,
+			"add /r/prod/missing.yaml to srcs of //prod:prod"},
 	} {
 		if err := fs.WriteFile("/r/prod/kustomization.yaml", []byte(tc.kust)); err != nil {
 			t.Fatal(err)
 		}
 		_, err := Render(fs, "/r/prod", Options{Deps: tc.deps, Hermetic: true, Label: "//prod:prod"}, true)
-		msg := "'" + tc.entry + "' (resources of /r/prod/kustomization.yaml) is not a declared input: " +
-			"add the file to srcs of //prod:prod, or the krm_kustomization target of the directory to deps of //prod:prod"
+		msg := "'" + tc.entry + "' (resources of /r/prod/kustomization.yaml) is not a declared input: " + tc.fix
 		if err == nil || !strings.HasSuffix(err.Error(), msg) {
 			t.Errorf("%s: error = %v\nwant one ending in %s", tc.entry, err, msg)
-		} else if strings.Count(err.Error(), tc.entry) != 1 {
+		} else if strings.Count(err.Error(), "'"+tc.entry+"'") != 1 {
 			t.Errorf("%s: error names the entry more than once: %v", tc.entry, err)
 		}
 	}
@@ -289,13 +291,13 @@ func TestRenderErrors(t *testing.T) {
 			name: "hermetic base without a dep",
 			dir:  "/r/prod",
 			opts: Options{Hermetic: true, Label: "//prod:prod", Deps: map[string]string{"/r/extra": "/snap/extra.yaml"}},
-			want: []string{"base '../app'", "is not a declared dependency", "add its krm_kustomization target to deps of //prod:prod"},
+			want: []string{"base '../app'", "is not a declared input", "add the krm_kustomization target of /r/app to deps of //prod:prod"},
 		},
 		{
 			name: "hermetic missing file names the label",
 			dir:  "/r/app",
 			opts: Options{Hermetic: true, Label: "//app:app", Deps: map[string]string{"/r/base": "/snap/base.yaml"}},
-			want: []string{"missing.yaml", "add it to srcs of //app:app"},
+			want: []string{`"missing.yaml" is not a declared input: add /r/app/missing.yaml to srcs of //app:app`},
 		},
 		{
 			name: "not a snapshot",
@@ -424,5 +426,32 @@ func TestNullNamespaceReferrer(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "configMapRef:\n            name: p-cfg") {
 		t.Errorf("reference not updated:\n%s", out)
+	}
+}
+
+// A comment-only edit of a base leaves its snapshot byte-identical, so
+// Bazel re-runs nothing above it (kustomize prints no comments either).
+func TestSnapshotsCarryNoComments(t *testing.T) {
+	plain := map[string]string{
+		"/r/base/kustomization.yaml": "resources:\n- cm.yaml\n",
+		"/r/base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n",
+	}
+	commented := map[string]string{
+		"/r/base/kustomization.yaml": "# the base\nresources:\n- cm.yaml # one file\n",
+		"/r/base/cm.yaml":            "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # name\ndata:\n  # data\n  a: b # inline\n# foot\n",
+	}
+	var snaps [2][]byte
+	for i, files := range []map[string]string{plain, commented} {
+		res, err := Render(memFS(t, files), "/r/base", Options{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps[i] = res.Snapshot
+	}
+	if string(snaps[0]) != string(snaps[1]) {
+		t.Errorf("a comment-only edit changed the snapshot:\n%s\nvs\n%s", snaps[0], snaps[1])
+	}
+	if strings.Contains(string(snaps[1]), "#") {
+		t.Errorf("snapshot carries comments:\n%s", snaps[1])
 	}
 }

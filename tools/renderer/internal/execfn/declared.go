@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // Declarations are the executables a build may run as exec functions:
@@ -109,7 +111,7 @@ func lookupDeclared(name, root, rel string) (*declared, error) {
 	}
 	declaredPaths := make([]string, 0, len(d.fns))
 	for p := range d.fns {
-		declaredPaths = append(declaredPaths, relToWd(p))
+		declaredPaths = append(declaredPaths, load.Rel(p))
 	}
 	sort.Strings(declaredPaths)
 	also := ""
@@ -119,15 +121,5 @@ func lookupDeclared(name, root, rel string) (*declared, error) {
 	return nil, fmt.Errorf("%s: exec path %q (%s) is not a declared function: builds run only declared executables; "+
 		"add it to the functions attribute of %s (or of the Component target, for a function config of a component): "+
 		"functions = {%q: \":my_function\"}, with :my_function a krm_function target wrapping the executable%s",
-		name, rel, relToWd(filepath.Join(root, rel)), target, rel, also)
-}
-
-// relToWd shows an absolute path relative to the working directory when it is below it.
-func relToWd(p string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(r)
-		}
-	}
-	return p
+		name, rel, load.Rel(filepath.Join(root, rel)), target, rel, also)
 }

@@ -238,6 +238,17 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	}
 	cmd := exec.Command(p.path, p.args...)
 	cmd.Dir = p.h.Loader().Root()
+	if st, err := os.Stat(cmd.Dir); err != nil || !st.IsDir() {
+		// Under Bazel the kustomization directory may exist only among the
+		// declared inputs (a component read from its snapshot, generated
+		// files): the function runs in an empty directory instead.
+		tmp, err := os.MkdirTemp("", "krm-fn-")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p.name, err)
+		}
+		defer os.RemoveAll(tmp)
+		cmd.Dir = tmp
+	}
 	cmd.Env = p.env
 	cmd.Stdin = &stdin
 	stdout, stderr, err := runBounded(cmd, p.timeout)

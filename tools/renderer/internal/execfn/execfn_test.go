@@ -290,7 +290,7 @@ func TestConfigErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "..", "outside"), []byte("#!/bin/sh\nexec cat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	hint := func(p string) string { return "declare " + p }
+	hint := func(_, p string) string { return "declare " + p }
 	h := helpers(t, dir, hint)
 	cases := map[string]string{
 		"container: {image: gcr.io/kpt-fn/set-labels:v0.1}": "containers are not supported; build the function with Bazel and use exec",

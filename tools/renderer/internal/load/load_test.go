@@ -359,7 +359,7 @@ func TestNewCycleThroughReferrers(t *testing.T) {
 		t.Errorf("second visit of c from another branch: %v", err)
 	}
 	// The restrictor and hint are inherited.
-	hinted := mustLoader(t, fs, "/r/a", None, func(string) string { return "HINT" })
+	hinted := mustLoader(t, fs, "/r/a", None, func(string, string) string { return "HINT" })
 	sub, err := hinted.New("../b")
 	if err != nil {
 		t.Fatal(err)
@@ -367,7 +367,7 @@ func TestNewCycleThroughReferrers(t *testing.T) {
 	if sub.(*Loader).restrictor != None {
 		t.Errorf("sub-loader restrictor = %v, want None", sub.(*Loader).restrictor)
 	}
-	if _, err := sub.Load("missing.yaml"); err == nil || !strings.HasSuffix(err.Error(), "; HINT") {
+	if _, err := sub.Load("missing.yaml"); err == nil || !strings.HasSuffix(err.Error(), ": HINT") {
 		t.Errorf("sub-loader error = %v, want the hint", err)
 	}
 }
@@ -375,7 +375,7 @@ func TestNewCycleThroughReferrers(t *testing.T) {
 func TestMissingHint(t *testing.T) {
 	fs := memFS(t, map[string]string{"/app/a.yaml": "x", "/app/sub/kustomization.yaml": "x"})
 	var asked []string
-	hint := func(p string) string {
+	hint := func(_, p string) string {
 		asked = append(asked, p)
 		if strings.HasSuffix(p, "quiet.yaml") {
 			return ""
@@ -386,7 +386,7 @@ func TestMissingHint(t *testing.T) {
 		asked = nil
 		l := mustLoader(t, fs, "/app", r, hint)
 		_, err := l.Load("missing.yaml")
-		if err == nil || !strings.Contains(err.Error(), "doesn't exist") || !strings.HasSuffix(err.Error(), "; add it to srcs of //app:app") {
+		if err == nil || !strings.Contains(err.Error(), "doesn't exist") || !strings.HasSuffix(err.Error(), "is not a declared input: add it to srcs of //app:app") {
 			t.Errorf("restrictor %d: Load(missing.yaml) error = %v, want the hint appended", r, err)
 		}
 		_, err = l.Load("quiet.yaml")
@@ -394,7 +394,7 @@ func TestMissingHint(t *testing.T) {
 			t.Errorf("restrictor %d: Load(quiet.yaml) error = %v, want no hint suffix", r, err)
 		}
 		_, err = l.New("nodir")
-		if err == nil || !strings.HasSuffix(err.Error(), "; add it to srcs of //app:app") {
+		if err == nil || !strings.HasSuffix(err.Error(), "is not a declared input: add it to srcs of //app:app") {
 			t.Errorf("restrictor %d: New(nodir) error = %v, want the hint appended", r, err)
 		}
 		if _, err := l.Load("a.yaml"); err != nil {
@@ -420,7 +420,7 @@ func TestMissingHintGetsPathAsWritten(t *testing.T) {
 	fs := memFS(t, map[string]string{"/app/a.yaml": "x"})
 	for _, r := range []Restrictor{RootOnly, None} {
 		var asked []string
-		l := mustLoader(t, fs, "/app", r, func(p string) string { asked = append(asked, p); return "h" })
+		l := mustLoader(t, fs, "/app", r, func(_, p string) string { asked = append(asked, p); return "h" })
 		_, _ = l.Load("missing.yaml")
 		if !reflect.DeepEqual(asked, []string{"missing.yaml"}) {
 			t.Errorf("restrictor %d: hint asked for %q, want [missing.yaml]", r, asked)
@@ -467,8 +467,8 @@ func TestReadKustomizationErrors(t *testing.T) {
 		{
 			name:  "none with hint",
 			files: map[string]string{"/app/other.yaml": "x"},
-			hint:  func(p string) string { return "declare " + p },
-			want:  []string{"unable to find one of", "; declare kustomization.yaml"},
+			hint:  func(_, p string) string { return "declare " + p },
+			want:  []string{"unable to find one of", "; \"kustomization.yaml\" is not a declared input: declare kustomization.yaml"},
 		},
 		{
 			name: "multiple",

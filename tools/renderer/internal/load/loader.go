@@ -6,6 +6,7 @@ package load
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -38,8 +39,13 @@ func ParseRestrictor(s string) (Restrictor, error) {
 var ErrRemote = errors.New("remote content is not supported")
 
 // MissingHint, when set, is appended to "file not found" errors so that a
-// build system can tell the user which declaration to add.
-type MissingHint func(path string) string
+// build system can tell the user which declaration to add. It gets the
+// root of the kustomization that names the file and the path as written.
+type MissingHint func(root, path string) string
+
+// ErrUndeclared marks a file, base or component that the build system did
+// not declare as an input (an error with a MissingHint wraps it).
+var ErrUndeclared = errors.New("is not a declared input")
 
 // Links says how the RootOnly restrictor treats symbolic links.
 type Links int
@@ -258,6 +264,41 @@ func (l *Loader) confine(path, clean string) error {
 	return nil
 }
 
+// Rel shows an absolute path relative to the working directory when it is
+// below it (under Bazel, the workspace-relative path), else unchanged.
+func Rel(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(r)
+		}
+	}
+	return p
+}
+
+// Relative returns err with every absolute path below the working
+// directory in its message shown relative to it: kustomize's messages
+// carry absolute paths, which under Bazel name a sandbox or execroot.
+func Relative(err error) error {
+	if err == nil {
+		return nil
+	}
+	wd, werr := os.Getwd()
+	if werr != nil || wd == string(filepath.Separator) {
+		return err
+	}
+	msg := strings.ReplaceAll(err.Error(), wd+string(filepath.Separator), "")
+	msg = strings.ReplaceAll(msg, "'"+wd+"'", "'.'")
+	return &relativeError{msg: msg, err: err}
+}
+
+type relativeError struct {
+	msg string
+	err error
+}
+
+func (e *relativeError) Error() string { return e.msg }
+func (e *relativeError) Unwrap() error { return e.err }
+
 // Load reads the file at path (relative to the root).
 func (l *Loader) Load(path string) ([]byte, error) {
 	abs, err := l.Resolve(path)
@@ -275,8 +316,8 @@ func (l *Loader) withHint(path string, err error) error {
 	if l.hint == nil {
 		return err
 	}
-	if h := l.hint(path); h != "" {
-		return fmt.Errorf("%w; %s", err, h)
+	if h := l.hint(string(l.root), path); h != "" {
+		return fmt.Errorf("%w; %q %w: %s", err, path, ErrUndeclared, h)
 	}
 	return err
 }

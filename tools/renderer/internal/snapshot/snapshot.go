@@ -13,10 +13,12 @@ package snapshot
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
@@ -57,8 +59,56 @@ type Header struct {
 	// Provenance is the provenance of the resources (docs/provenance.md),
 	// present only when rendered with provenance.
 	Provenance *provenance.SnapshotData `json:"provenance,omitempty"`
+	// Files are the files of a Component (kustomizationKind Component) and
+	// of the components it names: a component acts on its parent's
+	// resources, so the parent applies it from these files. Empty for a
+	// Kustomization.
+	Files []File `json:"files,omitempty"`
+	// Components are the directories and labels of the components whose
+	// files are in Files, this one first.
+	Components []Component `json:"components,omitempty"`
+	// Bases are the snapshots of the bases those components name.
+	Bases []Base `json:"bases,omitempty"`
 	// Resources is the number of resource documents that follow.
 	Resources int `json:"resources"`
+}
+
+// File is one file of a component: its workspace-relative path and
+// content, as text when it is UTF-8, else base64-encoded in data.
+type File struct {
+	Path string `json:"path"`
+	Text string `json:"text,omitempty"`
+	Data []byte `json:"data,omitempty"`
+}
+
+// NewFile returns the File for path with content data.
+func NewFile(path string, data []byte) File {
+	if utf8.Valid(data) {
+		return File{Path: path, Text: string(data)}
+	}
+	return File{Path: path, Data: data}
+}
+
+// Content is the file's content.
+func (f File) Content() []byte {
+	if f.Data != nil {
+		return f.Data
+	}
+	return []byte(f.Text)
+}
+
+// Component is a component in a component's snapshot: its directory
+// (workspace-relative) and the label of its target.
+type Component struct {
+	Dir   string `json:"dir"`
+	Label string `json:"label,omitempty"`
+}
+
+// Base is the snapshot of a base that a component names, by directory
+// (workspace-relative).
+type Base struct {
+	Dir      string `json:"dir"`
+	Snapshot string `json:"snapshot"`
 }
 
 // OpenAPI is a kustomization's `openapi` setting, with the schema content
@@ -98,7 +148,11 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head)
 	for _, r := range res {
-		s, err := r.RNode.String()
+		// Comments never reach kustomize's output: leaving them out makes a
+		// comment-only edit of a base re-run nothing above it.
+		n := r.RNode.Copy()
+		stripComments(n.YNode())
+		s, err := n.String()
 		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", r.CurId(), err)
 		}
@@ -106,6 +160,42 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 		b.WriteString(s)
 	}
 	return b.Bytes(), nil
+}
+
+// stripComments clears the comments of n and everything below it.
+func stripComments(n *kyaml.Node) {
+	if n == nil {
+		return
+	}
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for _, c := range n.Content {
+		stripComments(c)
+	}
+}
+
+// EncodeComponent writes the snapshot of a Component: a header carrying
+// its files (h.Files, h.Components, h.Bases), and no resources.
+func EncodeComponent(h Header) ([]byte, error) {
+	h.APIVersion, h.Kind = APIVersion, Kind
+	h.KustomizationKind = types.ComponentKind
+	h.Resources = 0
+	return yaml.Marshal(h)
+}
+
+// DecodeHeader reads the header of a snapshot (its first document) only.
+func DecodeHeader(data []byte) (*Header, error) {
+	head := data
+	if i := bytes.Index(data, []byte("\n---\n")); i >= 0 {
+		head = data[:i+1]
+	}
+	var h Header
+	if err := yaml.Unmarshal(head, &h); err != nil {
+		return nil, fmt.Errorf("malformed snapshot header: %w", err)
+	}
+	if h.APIVersion != APIVersion || h.Kind != Kind {
+		return nil, fmt.Errorf("not a snapshot of this krm version: got %s %s, want %s %s", h.APIVersion, h.Kind, APIVersion, Kind)
+	}
+	return &h, nil
 }
 
 // Decode reads a snapshot written by Encode.

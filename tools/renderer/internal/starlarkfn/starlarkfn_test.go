@@ -231,7 +231,7 @@ if json.encode({"a": [1]}) != '{"a":[1]}' or math.sqrt(4) != 2:
 }
 
 func TestLoadRestrictions(t *testing.T) {
-	hint := func(path string) string { return "add " + path + " to srcs" }
+	hint := func(_, path string) string { return "add " + path + " to srcs" }
 	h := helpers(t, kustDir(t), load.RootOnly, hint)
 	cases := []struct {
 		name, script string
