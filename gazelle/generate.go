@@ -1,0 +1,144 @@
+package gazelle
+
+import (
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bazelbuild/bazel-gazelle/language"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// GenerateRules implements language.Language: one krm_kustomization per kustomization
+// directory the package declares, its imports being the kustomization directories it names.
+func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateResult {
+	kc := getKrmConfig(args.Config)
+	var res language.GenerateResult
+	if !kc.enabled {
+		return res
+	}
+	t := l.repoTree(args.Config)
+	root := args.Config.RepoRoot
+	names := map[string]string{} // kustomization directory -> target name
+	dirs := t.kustomizationsOf(args.Rel)
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		name := kc.targetName(args.Rel)
+		if c, ok := t.claims[dir]; ok {
+			name = c.name
+		}
+		rd, err := readKustomization(root, dir, t.kustomizations[dir], log.Printf)
+		if err != nil {
+			log.Printf("%v", err)
+			continue
+		}
+		names[dir] = name
+		r := rule.NewRule(kustomizationKind, name)
+		r.SetAttr("srcs", t.srcs(args.Rel, rd.files))
+		if rel := relTo(args.Rel, dir); rel != "." {
+			r.SetAttr("dir", rel)
+		}
+		if rd.kind == componentKind {
+			r.SetAttr("kind", componentKind)
+		}
+		if kc.loadRestrictor != loadRestrictionsRoot {
+			r.SetAttr("load_restrictor", kc.loadRestrictor)
+		}
+		if args.File == nil || !args.File.HasDefaultVisibility() {
+			r.SetAttr("visibility", kc.visibility)
+		}
+		res.Gen = append(res.Gen, r)
+		res.Imports = append(res.Imports, rd.dirs)
+		if kc.golden && rd.kind != componentKind {
+			if g := goldenTest(root, args.Rel, name); g != nil {
+				res.Gen = append(res.Gen, g)
+				res.Imports = append(res.Imports, nil)
+			}
+		}
+	}
+	res.Empty = l.empty(args, names)
+	return res
+}
+
+// srcs writes the repo-relative files for package pkg: relative paths for its own files,
+// labels for the files of other packages (sorted as gazelle sorts: relative paths first).
+func (t *tree) srcs(pkg string, files []string) []string {
+	var own, other []string
+	for _, f := range files {
+		owner := t.packageOf(f)
+		if owner == pkg {
+			own = append(own, relTo(pkg, f))
+		} else {
+			other = append(other, "//"+owner+":"+relTo(owner, f))
+		}
+	}
+	sort.Strings(own)
+	sort.Strings(other)
+	return append(own, other...)
+}
+
+// goldenTest is the krm_golden_test of the Kustomization name when its golden file exists.
+func goldenTest(root, pkg, name string) *rule.Rule {
+	golden := name + goldenSuffix
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(pkg), golden)); err != nil {
+		log.Printf("%s: no golden file %s: create it with `bazel build //%s:%s_manifests` and a copy of bazel-bin/%s/%s_manifests.yaml, then rerun gazelle",
+			pathOr(pkg), golden, pkg, name, pkg, name)
+		return nil
+	}
+	r := rule.NewRule(goldenTestKind, name+goldenTestSuffix)
+	r.SetAttr("golden", golden)
+	r.SetAttr("kustomization", ":"+name)
+	return r
+}
+
+// empty lists the krm rules of the existing BUILD file whose kustomization is gone, so that
+// gazelle deletes them (unless hand-written attributes keep them alive).
+func (l *krmLang) empty(args language.GenerateArgs, generated map[string]string) []*rule.Rule {
+	if args.File == nil {
+		return nil
+	}
+	kept := map[string]bool{}
+	for _, name := range generated {
+		kept[name] = true
+	}
+	var out []*rule.Rule
+	for _, r := range args.File.Rules {
+		switch r.Kind() {
+		case kustomizationKind:
+			dir := joinRel(args.Rel, r.AttrString("dir"))
+			if _, ok := generated[dir]; !ok && kustomizationFile(args.Config.RepoRoot, dir) == "" {
+				out = append(out, rule.NewRule(kustomizationKind, r.Name()))
+			}
+		case goldenTestKind:
+			target := strings.TrimPrefix(r.AttrString("kustomization"), ":")
+			golden := filepath.Join(args.Config.RepoRoot, filepath.FromSlash(args.Rel), r.AttrString("golden"))
+			if _, err := os.Stat(golden); err != nil || !kept[target] && !strings.Contains(target, "/") {
+				out = append(out, rule.NewRule(goldenTestKind, r.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// relTo is the slash path p relative to the package directory pkg ("." for pkg itself).
+func relTo(pkg, p string) string {
+	if pkg == "" {
+		if p == "" {
+			return "."
+		}
+		return p
+	}
+	if p == pkg {
+		return "."
+	}
+	return strings.TrimPrefix(p, pkg+"/")
+}
+
+func pathOr(pkg string) string {
+	if pkg == "" {
+		return "."
+	}
+	return pkg
+}
