@@ -21,6 +21,9 @@ const (
 	loadRestrictorDirective = "krm_load_restrictor"
 	// krm_visibility LABEL...: visibility of new targets.
 	visibilityDirective = "krm_visibility"
+	// krm_component_manifests on|off: a <name>_standalone target rendering each component
+	// that kustomize builds alone.
+	componentManifestsDirective = "krm_component_manifests"
 )
 
 const (
@@ -31,6 +34,7 @@ const (
 	defaultVisibility    = "//visibility:public"
 	goldenSuffix         = "_manifests.golden.yaml"
 	goldenTestSuffix     = "_golden_test"
+	standaloneSuffix     = "_standalone"
 	kustomizationKind    = "krm_kustomization"
 	goldenTestKind       = "krm_golden_test"
 	componentKind        = "Component"
@@ -40,15 +44,16 @@ const (
 
 // krmConfig is the krm configuration of one directory, inherited by its subdirectories.
 type krmConfig struct {
-	enabled        bool
-	name           string
-	golden         bool
-	loadRestrictor string
-	visibility     []string
+	enabled            bool
+	componentManifests bool
+	name               string
+	golden             bool
+	loadRestrictor     string
+	visibility         []string
 }
 
 func newKrmConfig() *krmConfig {
-	return &krmConfig{enabled: true, name: defaultName, loadRestrictor: loadRestrictionsRoot, visibility: []string{defaultVisibility}}
+	return &krmConfig{enabled: true, componentManifests: true, name: defaultName, loadRestrictor: loadRestrictionsRoot, visibility: []string{defaultVisibility}}
 }
 
 func getKrmConfig(c *config.Config) *krmConfig {
@@ -75,7 +80,7 @@ func (*krmLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error { return ni
 
 // KnownDirectives implements config.Configurer.
 func (*krmLang) KnownDirectives() []string {
-	return []string{enabledDirective, nameDirective, goldenDirective, loadRestrictorDirective, visibilityDirective}
+	return []string{enabledDirective, nameDirective, goldenDirective, loadRestrictorDirective, visibilityDirective, componentManifestsDirective}
 }
 
 // Configure implements config.Configurer: copies the parent's configuration and applies the
@@ -103,6 +108,8 @@ func applyDirective(kc *krmConfig, file string, d rule.Directive) {
 		kc.name = v
 	case goldenDirective:
 		kc.golden = choice(file, d, kc.golden, "on", "off")
+	case componentManifestsDirective:
+		kc.componentManifests = choice(file, d, kc.componentManifests, "on", "off")
 	case loadRestrictorDirective:
 		switch v {
 		case loadRestrictionsRoot, loadRestrictionsNone:

@@ -21,7 +21,7 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 	}
 	t := l.repoTree(args.Config)
 	root := args.Config.RepoRoot
-	names := map[string]string{} // kustomization directory -> target name
+	names := map[string]bool{} // the krm_kustomization targets generated
 	dirs := t.kustomizationsOf(args.Rel)
 	sort.Strings(dirs)
 	for _, dir := range dirs {
@@ -34,7 +34,7 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 			log.Printf("%v", err)
 			continue
 		}
-		names[dir] = name
+		names[name] = true
 		r := rule.NewRule(kustomizationKind, name)
 		r.SetAttr("srcs", t.srcs(args.Rel, rd.files))
 		if rel := relTo(args.Rel, dir); rel != "." {
@@ -51,6 +51,19 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		}
 		res.Gen = append(res.Gen, r)
 		res.Imports = append(res.Imports, rd.dirs)
+		if rd.kind == componentKind && rd.standalone && kc.componentManifests {
+			// kustomize builds this component alone: so does a second target.
+			alone := rule.NewRule(kustomizationKind, name+standaloneSuffix)
+			for _, key := range []string{"srcs", "dir", "load_restrictor", "visibility"} {
+				if v := r.Attr(key); v != nil {
+					alone.SetAttr(key, v)
+				}
+			}
+			alone.SetAttr("kind", "Kustomization")
+			names[name+standaloneSuffix] = true
+			res.Gen = append(res.Gen, alone)
+			res.Imports = append(res.Imports, rd.dirs)
+		}
 		if kc.golden && rd.kind != componentKind {
 			if g := goldenTest(root, args.Rel, name); g != nil {
 				res.Gen = append(res.Gen, g)
@@ -95,26 +108,23 @@ func goldenTest(root, pkg, name string) *rule.Rule {
 
 // empty lists the krm rules of the existing BUILD file whose kustomization is gone, so that
 // gazelle deletes them (unless hand-written attributes keep them alive).
-func (l *krmLang) empty(args language.GenerateArgs, generated map[string]string) []*rule.Rule {
+func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool) []*rule.Rule {
 	if args.File == nil {
 		return nil
-	}
-	kept := map[string]bool{}
-	for _, name := range generated {
-		kept[name] = true
 	}
 	var out []*rule.Rule
 	for _, r := range args.File.Rules {
 		switch r.Kind() {
 		case kustomizationKind:
 			dir := joinRel(args.Rel, r.AttrString("dir"))
-			if _, ok := generated[dir]; !ok && kustomizationFile(args.Config.RepoRoot, dir) == "" {
+			gone := kustomizationFile(args.Config.RepoRoot, dir) == "" || strings.HasSuffix(r.Name(), standaloneSuffix)
+			if !generated[r.Name()] && gone {
 				out = append(out, rule.NewRule(kustomizationKind, r.Name()))
 			}
 		case goldenTestKind:
 			target := strings.TrimPrefix(r.AttrString("kustomization"), ":")
 			golden := filepath.Join(args.Config.RepoRoot, filepath.FromSlash(args.Rel), r.AttrString("golden"))
-			if _, err := os.Stat(golden); err != nil || !kept[target] && !strings.Contains(target, "/") {
+			if _, err := os.Stat(golden); err != nil || !generated[target] && !strings.Contains(target, "/") {
 				out = append(out, rule.NewRule(goldenTestKind, r.Name()))
 			}
 		}

@@ -3,6 +3,7 @@ package gazelle
 import (
 	"log"
 	"sort"
+	"strings"
 
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/label"
@@ -14,7 +15,8 @@ import (
 // Imports implements resolve.Resolver: a krm_kustomization, generated or written by hand,
 // is imported by its kustomization directory (repo-relative).
 func (*krmLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.ImportSpec {
-	if r.Kind() != kustomizationKind {
+	if r.Kind() != kustomizationKind || strings.HasSuffix(r.Name(), standaloneSuffix) {
+		// A component's standalone render is not what others name.
 		return nil
 	}
 	return []resolve.ImportSpec{{Lang: languageName, Imp: joinRel(f.Pkg, r.AttrString("dir"))}}

@@ -3,7 +3,7 @@
 # Go packages with gazelle v0.26.0, built natively into .bin/ (no Bazel needed).
 # Rerun it after adding or removing Go packages, changing imports, or changing go.mod.
 #
-# With a modern Bazel (bzlmod), `bazel run //:gazelle` regenerates the BUILD files too;
+# With a modern Bazel (bzlmod), `bazel run //:gazelle_update` regenerates the BUILD files too;
 # deps.bzl is only used by the WORKSPACE build (Debian's Bazel 4.2.3).
 set -euo pipefail
 
@@ -73,7 +73,10 @@ mv deps.bzl.tmp deps.bzl
 # Gazelle v0.26.0 does not know the std packages added after Go 1.18 (math/rand/v2, slices,
 # iter, ...) and logs "finding module path for import ..." for them: harmless, std imports
 # need no deps.
-"$gazelle" update -repo_root="$root"
+# The binary holds the krm language too (scripts/gazelle-binary.sh): the root BUILD.bazel
+# has krm directives.
+scripts/gazelle-binary.sh "$root/.bin/gazelle-krm"
+"$root/.bin/gazelle-krm" update -repo_root="$root"
 
 # The renderer's go_binary is named krm (gazelle would call it "renderer"). Gazelle keeps
 # the name of an existing go_binary, so this renames it only after the first generation.
