@@ -99,6 +99,9 @@ direct=$(awk '
 ' go.mod)
 repos=""
 for mod in $direct; do
+  # Under bzlmod the gazelle module (a bazel_dep) provides bazel-gazelle: go_deps makes no
+  # repository for it, and the krm language's BUILD file names @bazel_gazelle.
+  [[ $mod == github.com/bazelbuild/bazel-gazelle ]] && continue
   name=$(awk -v imp="$mod" '
     /name = "/ { split($0, a, "\""); name = a[2] }
     /importpath = "/ { split($0, a, "\""); if (a[2] == imp) { print name; exit } }
