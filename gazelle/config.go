@@ -37,6 +37,7 @@ const (
 	standaloneSuffix     = "_standalone"
 	kustomizationKind    = "krm_kustomization"
 	goldenTestKind       = "krm_golden_test"
+	exportsKind          = "exports_files"
 	componentKind        = "Component"
 	rulesKrmDefs         = "@rules_krm//rules:defs.bzl"
 	languageName         = "krm"

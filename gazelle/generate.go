@@ -9,6 +9,7 @@ import (
 
 	"github.com/bazelbuild/bazel-gazelle/language"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+	bzl "github.com/bazelbuild/buildtools/build"
 )
 
 // GenerateRules implements language.Language: one krm_kustomization per kustomization
@@ -29,9 +30,12 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		if c, ok := t.claims[dir]; ok {
 			name = c.name
 		}
-		rd, err := readKustomization(root, dir, t.kustomizations[dir], log.Printf)
-		if err != nil {
-			log.Printf("%v", err)
+		rd := t.reads[dir]
+		for _, w := range rd.warnings {
+			log.Print(w)
+		}
+		if rd.err != nil {
+			log.Printf("%v", rd.err)
 			continue
 		}
 		names[name] = true
@@ -71,8 +75,38 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 			}
 		}
 	}
-	res.Empty = l.empty(args, names)
+	if r := exportsRule(args, t.exports[args.Rel]); r != nil {
+		res.Gen = append(res.Gen, r)
+		res.Imports = append(res.Imports, nil)
+	}
+	res.Empty = l.empty(args, names, len(t.exports[args.Rel]) > 0)
 	return res
+}
+
+// exportsRule is `exports_files(srcs = [...])` for the files of this package that
+// kustomizations of other packages read (Bazel keeps source files used by a rule private to
+// their package otherwise). Gazelle matches rules by name, and exports_files, package() and
+// licenses() have none: when the BUILD file has one of those that is not ours, the user
+// exports the files by hand.
+func exportsRule(args language.GenerateArgs, files []string) *rule.Rule {
+	if len(files) == 0 {
+		return nil
+	}
+	if args.File != nil {
+		if exportedByHand(args.File, files) {
+			return nil
+		}
+		for _, r := range args.File.Rules {
+			if r.Name() == "" && !(r.Kind() == exportsKind && r.Attr("srcs") != nil) {
+				log.Printf("%s: kustomizations of other packages read %s: add them to exports_files (gazelle cannot: this BUILD file has %s())",
+					pathOr(args.Rel), strings.Join(files, ", "), r.Kind())
+				return nil
+			}
+		}
+	}
+	r := rule.NewRule(exportsKind, "")
+	r.SetAttr("srcs", files)
+	return r
 }
 
 // srcs writes the repo-relative files for package pkg: relative paths for its own files,
@@ -108,7 +142,7 @@ func goldenTest(root, pkg, name string) *rule.Rule {
 
 // empty lists the krm rules of the existing BUILD file whose kustomization is gone, so that
 // gazelle deletes them (unless hand-written attributes keep them alive).
-func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool) []*rule.Rule {
+func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool, exports bool) []*rule.Rule {
 	if args.File == nil {
 		return nil
 	}
@@ -120,6 +154,10 @@ func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool) [
 			gone := kustomizationFile(args.Config.RepoRoot, dir) == "" || strings.HasSuffix(r.Name(), standaloneSuffix)
 			if !generated[r.Name()] && gone {
 				out = append(out, rule.NewRule(kustomizationKind, r.Name()))
+			}
+		case exportsKind:
+			if !exports && r.Attr("srcs") != nil {
+				out = append(out, rule.NewRule(exportsKind, ""))
 			}
 		case goldenTestKind:
 			target := strings.TrimPrefix(r.AttrString("kustomization"), ":")
@@ -151,4 +189,28 @@ func pathOr(pkg string) string {
 		return "."
 	}
 	return pkg
+}
+
+// exportedByHand reports whether exports_files([...]) calls of f (positional, as users
+// write them) export all of files.
+func exportedByHand(f *rule.File, files []string) bool {
+	exported := map[string]bool{}
+	for _, r := range f.Rules {
+		if r.Kind() != exportsKind || len(r.Args()) == 0 {
+			continue
+		}
+		if list, ok := r.Args()[0].(*bzl.ListExpr); ok {
+			for _, e := range list.List {
+				if str, ok := e.(*bzl.StringExpr); ok {
+					exported[str.Value] = true
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		if !exported[f] {
+			return false
+		}
+	}
+	return true
 }

@@ -39,40 +39,48 @@ type reads struct {
 	// standalone is false for a Component that kustomize cannot build alone: it patches,
 	// scales or reads replacement sources from objects it does not have itself.
 	standalone bool
+	// warnings are the trouble found (a missing file, a remote base), logged when gazelle
+	// generates the package; err is set when the file does not parse.
+	warnings []string
+	err      error
 }
 
 // reader collects what one kustomization reads. Trouble that leaves a kustomization
 // renderable without gazelle's help (a missing file, a remote base) is logged, not fatal:
 // the render then reports it as kustomize would.
 type reader struct {
-	root string // repository root (OS path)
-	dir  string // kustomization directory, repo-relative ("" for the root)
-	file string // its kustomization file, repo-relative
-	logf func(format string, args ...interface{})
+	root     string // repository root (OS path)
+	dir      string // kustomization directory, repo-relative ("" for the root)
+	file     string // its kustomization file, repo-relative
+	warnings []string
 
 	files map[string]bool
 	dirs  map[string]bool
 }
 
 // readKustomization parses the kustomization file name in dir and lists what it reads.
-func readKustomization(root, dir, name string, logf func(string, ...interface{})) (reads, error) {
-	r := &reader{root: root, dir: dir, file: path.Join(dir, name), logf: logf, files: map[string]bool{}, dirs: map[string]bool{}}
+func readKustomization(root, dir, name string) reads {
+	r := &reader{root: root, dir: dir, file: path.Join(dir, name), files: map[string]bool{}, dirs: map[string]bool{}}
 	content, err := os.ReadFile(r.osPath(r.file))
 	if err != nil {
-		return reads{}, err
+		return reads{err: err}
 	}
 	var k types.Kustomization
 	if err := k.Unmarshal(content); err != nil {
-		return reads{}, fmt.Errorf("%s: %w", r.file, err)
+		return reads{err: fmt.Errorf("%s: %w", r.file, err)}
 	}
 	k.FixKustomization()
 	r.files[r.file] = true
 	r.read(&k)
-	out := reads{kind: k.Kind, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true}
+	out := reads{kind: k.Kind, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
 	if k.Kind == componentKind {
 		out.standalone = r.buildsAlone(&k)
 	}
-	return out, nil
+	return out
+}
+
+func (r *reader) logf(format string, args ...interface{}) {
+	r.warnings = append(r.warnings, fmt.Sprintf(format, args...))
 }
 
 func (r *reader) read(k *types.Kustomization) {

@@ -39,6 +39,10 @@ func (*krmLang) Kinds() map[string]rule.KindInfo {
 			MergeableAttrs: map[string]bool{"srcs": true, "dir": true, "kind": true, "load_restrictor": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
+		exportsKind: {
+			NonEmptyAttrs:  map[string]bool{"srcs": true},
+			MergeableAttrs: map[string]bool{"srcs": true},
+		},
 		goldenTestKind: {
 			NonEmptyAttrs:  map[string]bool{"golden": true, "kustomization": true},
 			MergeableAttrs: map[string]bool{"golden": true, "kustomization": true},

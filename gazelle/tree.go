@@ -24,6 +24,11 @@ type tree struct {
 	// claims maps a kustomization directory without a BUILD file of its own to the
 	// existing krm_kustomization (with `dir`) that declares it in an ancestor package.
 	claims map[string]claim
+	// reads holds what each kustomization reads (and the trouble found reading it).
+	reads map[string]reads
+	// exports maps a package to its files (package-relative, sorted) that kustomizations of
+	// other packages read: the package must export them.
+	exports map[string][]string
 }
 
 type claim struct{ pkg, name string }
@@ -31,7 +36,8 @@ type claim struct{ pkg, name string }
 // scanTree walks the repository as gazelle does (skipping `# gazelle:exclude` patterns,
 // .bazelignore entries, dot directories and directories under `krm_enabled false`).
 func scanTree(root string, buildFileNames []string) *tree {
-	t := &tree{kustomizations: map[string]string{}, buildFiles: map[string]bool{}, claims: map[string]claim{}}
+	t := &tree{kustomizations: map[string]string{}, buildFiles: map[string]bool{}, claims: map[string]claim{},
+		reads: map[string]reads{}, exports: map[string][]string{}}
 	excludes := bazelignore(root)
 	disabled := map[string]bool{}
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -68,7 +74,29 @@ func scanTree(root string, buildFileNames []string) *tree {
 			delete(t.claims, dir)
 		}
 	}
+	t.readAll(root)
 	return t
+}
+
+// readAll reads every kustomization and finds the files that other packages read.
+func (t *tree) readAll(root string) {
+	exports := map[string]map[string]bool{}
+	for dir, name := range t.kustomizations {
+		rd := readKustomization(root, dir, name)
+		t.reads[dir] = rd
+		pkg := t.packageOf(path.Join(dir, name))
+		for _, f := range rd.files {
+			if owner := t.packageOf(f); owner != pkg {
+				if exports[owner] == nil {
+					exports[owner] = map[string]bool{}
+				}
+				exports[owner][relTo(owner, f)] = true
+			}
+		}
+	}
+	for pkg, files := range exports {
+		t.exports[pkg] = sortedKeys(files)
+	}
 }
 
 // addClaims records the kustomization directories that the krm_kustomization rules of f

@@ -71,8 +71,11 @@ for tree in "$@"; do
       continue
     fi
     renderable=$((renderable + 1))
-    outs=("$bin/$dir/"*_manifests.yaml)
-    if [[ ${#outs[@]} -ne 1 || ! -f ${outs[0]} ]]; then
+    outs=()
+    for f in "$bin/$dir/"*_manifests.yaml; do
+      [[ -f $f ]] && outs+=("$f")
+    done
+    if [[ ${#outs[@]} -ne 1 ]]; then
       failed+=("$dir: ${#outs[@]} files bazel-bin/$dir/*_manifests.yaml, want 1")
     elif ! cmp -s "${outs[0]}" "$ws.want.yaml"; then
       failed+=("$dir: ${outs[0]#"$bin"/} differs from kustomize build $dir")
