@@ -5,6 +5,39 @@ load("@bazel_gazelle//:deps.bzl", "go_repository")
 def go_dependencies():
     """Declares the go_repository rules of the modules in go.mod."""
     go_repository(
+        name = "co_honnef_go_tools",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "honnef.co/go/tools",
+        sum = "h1:/hemPrYIhOhy8zYrNj+069zDB68us2sMGsfkFJO0iZs=",
+        version = "v0.0.0-20190523083050-ea95bdfd59fc",
+    )
+    go_repository(
+        name = "com_github_bazelbuild_bazel_gazelle",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/bazelbuild/bazel-gazelle",
+        sum = "h1:/gh8S450+nfr3wYI6bTYEi297obbVcMObavhPuB7LVo=",
+        version = "v0.26.0",
+    )
+    go_repository(
+        name = "com_github_bazelbuild_buildtools",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/bazelbuild/buildtools",
+        sum = "h1:fmdo+fvvWlhldUcqkhAMpKndSxMN3vH5l7yow5cEaiQ=",
+        version = "v0.0.0-20220531122519-a43aed7014c8",
+    )
+    go_repository(
+        name = "com_github_bazelbuild_rules_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/bazelbuild/rules_go",
+        sum = "h1:WW9CHmFxbE+Lm4qiLOFAPogmiAUzZtvQsWxUcm4wwaU=",
+        version = "v0.33.0",
+    )
+
+    go_repository(
         name = "com_github_blang_semver_v4",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -13,12 +46,61 @@ def go_dependencies():
         version = "v4.0.0",
     )
     go_repository(
+        name = "com_github_bmatcuk_doublestar_v4",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/bmatcuk/doublestar/v4",
+        sum = "h1:X0krlUVAVmtr2cRoTqR8aDMrDqnB36ht8wpWTiQ3jsA=",
+        version = "v4.0.2",
+    )
+    go_repository(
+        name = "com_github_burntsushi_toml",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/BurntSushi/toml",
+        sum = "h1:WXkYYl6Yr3qBf1K79EBnL4mak0OimBfB0XUf9Vl28OQ=",
+        version = "v0.3.1",
+    )
+    go_repository(
+        name = "com_github_census_instrumentation_opencensus_proto",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/census-instrumentation/opencensus-proto",
+        sum = "h1:glEXhBS5PSLLv4IXzLA5yPRVX4bilULVyxxbrfOtDAk=",
+        version = "v0.2.1",
+    )
+    go_repository(
+        name = "com_github_chzyer_logex",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/chzyer/logex",
+        sum = "h1:Swpa1K6QvQznwJRcfTfQJmTE72DqScAa40E+fbHEXEE=",
+        version = "v1.1.10",
+    )
+
+    go_repository(
         name = "com_github_chzyer_readline",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/chzyer/readline",
         sum = "h1:upd/6fQk4src78LMRzh5vItIt361/o4uq553V8B5sGI=",
         version = "v1.5.1",
+    )
+    go_repository(
+        name = "com_github_chzyer_test",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/chzyer/test",
+        sum = "h1:q763qf9huN11kDQavWsoZXJNW3xEE4JJyHa5Q25/sd8=",
+        version = "v0.0.0-20180213035817-a1ea475d72b1",
+    )
+    go_repository(
+        name = "com_github_client9_misspell",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/client9/misspell",
+        sum = "h1:ta993UF76GwbvJcIo3Y68y/M3WxlpEHPWIGDkJYwzJI=",
+        version = "v0.3.4",
     )
 
     go_repository(
@@ -37,6 +119,31 @@ def go_dependencies():
         sum = "h1:C4Bl2xDndpU6nJ4bc1jXd+uTmYPVUwkD6bFY/oTyCes=",
         version = "v3.13.0",
     )
+    go_repository(
+        name = "com_github_envoyproxy_go_control_plane",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/envoyproxy/go-control-plane",
+        sum = "h1:4cmBvAEBNJaGARUEs3/suWRyfyBfhf7I60WBZq+bv2w=",
+        version = "v0.9.1-0.20191026205805-5f8ba28d4473",
+    )
+    go_repository(
+        name = "com_github_envoyproxy_protoc_gen_validate",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/envoyproxy/protoc-gen-validate",
+        sum = "h1:EQciDnbrYxy13PgWoY8AqoxGiPrpgBZ1R8UNe3ddc+A=",
+        version = "v0.1.0",
+    )
+    go_repository(
+        name = "com_github_fsnotify_fsnotify",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/fsnotify/fsnotify",
+        sum = "h1:jRbGcIw6P2Meqdwuo0H1p6JVLbL5DHKAKlYndzMwVZI=",
+        version = "v1.5.4",
+    )
+
     go_repository(
         name = "com_github_go_errors_errors",
         build_config = "@rules_krm//:WORKSPACE",
@@ -190,6 +297,23 @@ def go_dependencies():
         version = "v2.6.0",
     )
     go_repository(
+        name = "com_github_golang_glog",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/golang/glog",
+        sum = "h1:VKtxabqXZkF25pY9ekfRL6a582T4P37/31XEstQ5p58=",
+        version = "v0.0.0-20160126235308-23def4e6c14b",
+    )
+    go_repository(
+        name = "com_github_golang_mock",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/golang/mock",
+        sum = "h1:G5FRp8JnTd7RQH5kemVNlMeyXQAztQ3mOWV95KxsXH8=",
+        version = "v1.1.1",
+    )
+
+    go_repository(
         name = "com_github_golang_protobuf",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -254,6 +378,15 @@ def go_dependencies():
         version = "v1.1.1",
     )
     go_repository(
+        name = "com_github_pelletier_go_toml",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/pelletier/go-toml",
+        sum = "h1:4yBQzkHv+7BHq2PQUZF3Mx0IYxG7LsP222s7Agd3ve8=",
+        version = "v1.9.5",
+    )
+
+    go_repository(
         name = "com_github_pmezard_go_difflib",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -261,6 +394,15 @@ def go_dependencies():
         sum = "h1:4DBwDE0NGyQoBHbLQYPwSUPoCMWR5BEzIk/f1lZbAQM=",
         version = "v1.0.0",
     )
+    go_repository(
+        name = "com_github_prometheus_client_model",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/prometheus/client_model",
+        sum = "h1:gQz4mCbXsO+nc9n1hCxHcGA3Zx3Eo+UHZoInFGUIXNM=",
+        version = "v0.0.0-20190812154241-14fe0d1b01d4",
+    )
+
     go_repository(
         name = "com_github_sergi_go_diff",
         build_config = "@rules_krm//:WORKSPACE",
@@ -309,6 +451,15 @@ def go_dependencies():
         sum = "h1:HzHnuAF1plUN2zGlAFHbSQP2qJ0ZAD3XF5XD7OesXRQ=",
         version = "v1.2.0",
     )
+    go_repository(
+        name = "com_google_cloud_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "cloud.google.com/go",
+        sum = "h1:e0WKqKTd5BnrG8aKH3J3h+QvEIQtSUcf2n5UZ5ZgLtQ=",
+        version = "v0.26.0",
+    )
+
     go_repository(
         name = "in_gopkg_check_v1",
         build_config = "@rules_krm//:WORKSPACE",
@@ -439,6 +590,30 @@ def go_dependencies():
         sum = "h1:X8HyonnLxrmAbdeMIEGEJVZ/yg6WykLZyAZmpCLSfMA=",
         version = "v0.0.0-20260908191801-89a6a09411d5",
     )
+    go_repository(
+        name = "org_golang_google_appengine",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "google.golang.org/appengine",
+        sum = "h1:/wp5JvzpHIxhs/dumFmF7BXTf3Z+dd4uXta4kVyO508=",
+        version = "v1.4.0",
+    )
+    go_repository(
+        name = "org_golang_google_genproto",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "google.golang.org/genproto",
+        sum = "h1:+kGHl1aib/qcwaRi1CbqBZ1rk19r85MNUf8HaBghugY=",
+        version = "v0.0.0-20200526211855-cb27e3aa2013",
+    )
+    go_repository(
+        name = "org_golang_google_grpc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "google.golang.org/grpc",
+        sum = "h1:rRYRFMVgRv6E0D70Skyfsr28tDXIuuPZyWGMPdMcnXg=",
+        version = "v1.27.0",
+    )
 
     go_repository(
         name = "org_golang_google_protobuf",
@@ -449,6 +624,31 @@ def go_dependencies():
         version = "v1.36.12",
     )
     go_repository(
+        name = "org_golang_x_crypto",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/crypto",
+        sum = "h1:VklqNMn3ovrHsnt90PveolxSbWFaJdECFbxSq0Mqo2M=",
+        version = "v0.0.0-20190308221718-c2843e01d9a2",
+    )
+    go_repository(
+        name = "org_golang_x_exp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/exp",
+        sum = "h1:c2HOrn5iMezYjSlGPncknSEr/8x5LELb/ilJbXi9DEA=",
+        version = "v0.0.0-20190121172915-509febef88a4",
+    )
+    go_repository(
+        name = "org_golang_x_lint",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/lint",
+        sum = "h1:XQyxROzUlZH+WIQwySDgnISgOivlhjIEwaQaJEJrrN0=",
+        version = "v0.0.0-20190313153728-d0100b6bd8b3",
+    )
+
+    go_repository(
         name = "org_golang_x_mod",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -456,6 +656,23 @@ def go_dependencies():
         sum = "h1:tHFzIWbBifEmbwtGz65eaWyGiGZatSrT9prnU8DbVL8=",
         version = "v0.33.0",
     )
+    go_repository(
+        name = "org_golang_x_net",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/net",
+        sum = "h1:oWX7TPOiFAMXLq8o0ikBYfCJVlRHBcsciT5bXOrH628=",
+        version = "v0.0.0-20190311183353-d8887717615a",
+    )
+    go_repository(
+        name = "org_golang_x_oauth2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/oauth2",
+        sum = "h1:vEDujvNQGv4jgYKudGeI/+DAX4Jffq6hpD55MmoEvKs=",
+        version = "v0.0.0-20180821212333-d2e6202438be",
+    )
+
     go_repository(
         name = "org_golang_x_sync",
         build_config = "@rules_krm//:WORKSPACE",
@@ -480,14 +697,22 @@ def go_dependencies():
         sum = "h1:QCgPso/Q3RTJx2Th4bDLqML4W6iJiaXFq2/ftQF13YU=",
         version = "v0.41.0",
     )
+    go_repository(
+        name = "org_golang_x_text",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/text",
+        sum = "h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWg=",
+        version = "v0.3.0",
+    )
 
     go_repository(
         name = "org_golang_x_tools",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/tools",
-        sum = "h1:uNgphsn75Tdz5Ji2q36v/nsFSfR/9BRFvqhGBaJGd5k=",
-        version = "v0.42.0",
+        sum = "h1:loJ25fNOEhSXfHrpoGj91eCUThwdNX6u24rO1xnNteY=",
+        version = "v0.1.11",
     )
     go_repository(
         name = "org_golang_x_tools_go_expect",
@@ -505,6 +730,23 @@ def go_dependencies():
         sum = "h1:1h2MnaIAIXISqTFKdENegdpAgUXz6NrPEsbIeWaBRvM=",
         version = "v0.1.1-deprecated",
     )
+    go_repository(
+        name = "org_golang_x_tools_go_vcs",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/tools/go/vcs",
+        sum = "h1:cOIJqWBl99H1dH5LWizPa+0ImeeJq3t3cJjaeOWUAL4=",
+        version = "v0.1.0-deprecated",
+    )
+    go_repository(
+        name = "org_golang_x_xerrors",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/xerrors",
+        sum = "h1:go1bK/D/BFZV2I8cIQd1NKEZ+0owSTG1fDTci4IqFcE=",
+        version = "v0.0.0-20200804184101-5ec99f83aff1",
+    )
+
     go_repository(
         name = "org_uber_go_goleak",
         build_config = "@rules_krm//:WORKSPACE",

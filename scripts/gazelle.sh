@@ -3,7 +3,7 @@
 # Go packages with gazelle v0.26.0, built natively into .bin/ (no Bazel needed).
 # Rerun it after adding or removing Go packages, changing imports, or changing go.mod.
 #
-# With a modern Bazel (bzlmod), `bazel run //:gazelle` regenerates the BUILD files too;
+# With a modern Bazel (bzlmod), `bazel run //:gazelle_update` regenerates the BUILD files too;
 # deps.bzl is only used by the WORKSPACE build (Debian's Bazel 4.2.3).
 set -euo pipefail
 
@@ -45,6 +45,19 @@ if ! grep -q 'kyaml-openapi-embed.patch' deps.bzl; then
   sed -i 's|^        importpath = "sigs.k8s.io/kustomize/kyaml",$|&\n        patch_args = ["-p1"],\n        patches = ["@rules_krm//bazel/patches:kyaml-openapi-embed.patch"],|' deps.bzl
 fi
 
+# @bazel_gazelle//repo (in every gazelle binary: //gazelle:gazelle_bin) depends on
+# @org_golang_x_tools//go/vcs, which x/tools removed after v0.1.12; go.mod selects a newer
+# x/tools (kube-openapi needs it) and finds go/vcs in its own module. Nothing rules_krm
+# builds with Bazel imports x/tools, so the WORKSPACE build pins the version gazelle v0.26.0
+# was released with.
+awk '
+  /^        name = "org_golang_x_tools",$/ { xtools = 1 }
+  xtools && /^        sum = / { $0 = "        sum = \"h1:loJ25fNOEhSXfHrpoGj91eCUThwdNX6u24rO1xnNteY=\"," }
+  xtools && /^        version = / { $0 = "        version = \"v0.1.11\","; xtools = 0 }
+  { print }
+' deps.bzl >deps.bzl.tmp
+mv deps.bzl.tmp deps.bzl
+
 # Every go_repository reads rules_krm's WORKSPACE (build_config) to learn, from its
 # `gazelle:repository_macro` directive, the repositories that deps.bzl declares: so gazelle
 # resolves the imports between them in any workspace that calls go_dependencies() (through
@@ -60,7 +73,10 @@ mv deps.bzl.tmp deps.bzl
 # Gazelle v0.26.0 does not know the std packages added after Go 1.18 (math/rand/v2, slices,
 # iter, ...) and logs "finding module path for import ..." for them: harmless, std imports
 # need no deps.
-"$gazelle" update -repo_root="$root"
+# The binary holds the krm language too (scripts/gazelle-binary.sh): the root BUILD.bazel
+# has krm directives.
+scripts/gazelle-binary.sh "$root/.bin/gazelle-krm"
+"$root/.bin/gazelle-krm" update -repo_root="$root"
 
 # The renderer's go_binary is named krm (gazelle would call it "renderer"). Gazelle keeps
 # the name of an existing go_binary, so this renames it only after the first generation.
@@ -83,6 +99,9 @@ direct=$(awk '
 ' go.mod)
 repos=""
 for mod in $direct; do
+  # Under bzlmod the gazelle module (a bazel_dep) provides bazel-gazelle: go_deps makes no
+  # repository for it, and the krm language's BUILD file names @bazel_gazelle.
+  [[ $mod == github.com/bazelbuild/bazel-gazelle ]] && continue
   name=$(awk -v imp="$mod" '
     /name = "/ { split($0, a, "\""); name = a[2] }
     /importpath = "/ { split($0, a, "\""); if (a[2] == imp) { print name; exit } }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of rules_krm: Go unit and differential tests, the check that
 # the goldens still equal a fresh kustomize v5.8.2 run, lint, and the Bazel tests
-# (bazel test //..., rule errors, incrementality, disk cache, e2e workspace; skipped
+# (bazel test //..., rule errors, incrementality, disk cache, e2e workspaces; skipped
 # with KRM_SKIP_BAZEL=1).
 # Installs what it needs (kustomize into .bin/, buildifier into .bin/).
 set -euo pipefail
@@ -37,5 +37,7 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/cache-test.sh
   echo "== bazel: e2e workspace (scripts/e2e-test.sh)"
   scripts/e2e-test.sh
+  echo "== bazel: gazelle on whole trees (scripts/gazelle-e2e-test.sh)"
+  scripts/gazelle-e2e-test.sh
 fi
 echo "== all tests passed"

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	go run ./bench/gen -out DIR [-apps N] [-seed S]
+//	go run ./bench/gen -out DIR [-apps N] [-seed S] [-monorepo TEAMS]
 //
 // Layout (with the default 40 apps, `kustomize build DIR/all` prints ~3980
 // documents):
@@ -72,9 +72,10 @@ func main() {
 	out := flag.String("out", "", "directory to write the tree into (must not exist or be empty)")
 	napps := flag.Int("apps", 40, "number of app bases")
 	seed := flag.Uint64("seed", 1, "seed for the synthetic content")
+	teams := flag.Int("monorepo", 0, "write the monorepo layout (monorepo.go) with this many teams instead")
 	flag.Parse()
-	if *out == "" || *napps < 2 || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: gen -out DIR [-apps N>=2] [-seed S]")
+	if *out == "" || *napps < 2 || *teams < 0 || *teams > *napps || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: gen -out DIR [-apps N>=2] [-seed S] [-monorepo TEAMS]")
 		os.Exit(2)
 	}
 	if ents, err := os.ReadDir(*out); err == nil && len(ents) > 0 {
@@ -83,6 +84,16 @@ func main() {
 	}
 	g := &gen{out: *out, rng: rand.New(rand.NewPCG(*seed, 0x6b726d62656e6368))}
 	g.makeApps(*napps)
+	if *teams > 0 {
+		dirs, err := g.monorepo(*teams)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "gen: wrote %d files under %s: %d kustomization directories, %d deployments (envs/*/*/*)\n",
+			g.files, *out, dirs, len(tiers)*len(regions)**teams)
+		return
+	}
 	if err := g.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)

@@ -1,0 +1,57 @@
+package gazelle
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/bazelbuild/bazel-gazelle/testtools"
+)
+
+var gazelleBinary = flag.String("gazelle_binary", "", "gazelle binary holding the krm language (default: build one from bazel-gazelle's cmd/gazelle with the krm and Go languages)")
+
+// TestGeneration runs gazelle on every testdata/<case>: BUILD.in files are the BUILD files
+// before, BUILD.out after, expectedStderr.txt what gazelle logs (arguments.txt: its
+// arguments). Update them with `UPDATE_SNAPSHOTS=1 go test ./gazelle -run TestGeneration`.
+func TestGeneration(t *testing.T) {
+	bin := *gazelleBinary
+	if bin == "" {
+		bin = buildGazelle(t)
+	}
+	abs, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := os.ReadDir(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("UPDATE_SNAPSHOTS") != "" && os.Getenv("BUILD_WORKSPACE_DIRECTORY") == "" {
+		// testtools writes the updates relative to the workspace: the repository root.
+		root, _ := filepath.Abs("..")
+		t.Setenv("BUILD_WORKSPACE_DIRECTORY", root)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		testtools.TestGazelleGenerationOnPath(t, &testtools.TestGazelleGenerationArgs{
+			Name:                 c.Name(),
+			TestDataPathAbsolute: filepath.Join(abs, c.Name()),
+			TestDataPathRelative: "gazelle/testdata/" + c.Name(),
+			GazelleBinaryPath:    bin,
+		})
+	}
+}
+
+// buildGazelle builds a gazelle binary with the krm and Go languages, without Bazel.
+func buildGazelle(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gazelle")
+	if out, err := exec.Command("../scripts/gazelle-binary.sh", bin).CombinedOutput(); err != nil {
+		t.Fatalf("scripts/gazelle-binary.sh: %v\n%s", err, out)
+	}
+	return bin
+}

@@ -1,0 +1,59 @@
+// Package gazelle is the krm language of Gazelle: it generates a krm_kustomization target
+// (and, on request, a krm_golden_test) for every directory holding a kustomization file,
+// with srcs listing exactly the files the kustomization reads and deps the kustomizations
+// it names. Documentation: docs/gazelle.md.
+package gazelle
+
+import (
+	"sync"
+
+	"github.com/bazelbuild/bazel-gazelle/config"
+	"github.com/bazelbuild/bazel-gazelle/language"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+type krmLang struct {
+	treeOnce sync.Once
+	tree     *tree
+}
+
+// NewLanguage is called by gazelle_binary to install the krm language.
+func NewLanguage() language.Language { return &krmLang{} }
+
+// Name implements language.Language.
+func (*krmLang) Name() string { return languageName }
+
+// repoTree scans the repository on first use.
+func (l *krmLang) repoTree(c *config.Config) *tree {
+	l.treeOnce.Do(func() { l.tree = scanTree(c.RepoRoot, c.ValidBuildFileNames) })
+	return l.tree
+}
+
+// Kinds implements language.Language. srcs, kind, dir and load_restrictor follow the
+// kustomization file (mergeable); deps are resolved; everything else (visibility, tags,
+// functions, provenance) is the user's and survives regeneration.
+func (*krmLang) Kinds() map[string]rule.KindInfo {
+	return map[string]rule.KindInfo{
+		kustomizationKind: {
+			NonEmptyAttrs:  map[string]bool{"srcs": true, "deps": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "dir": true, "kind": true, "load_restrictor": true},
+			ResolveAttrs:   map[string]bool{"deps": true},
+		},
+		exportsKind: {
+			NonEmptyAttrs:  map[string]bool{"srcs": true},
+			MergeableAttrs: map[string]bool{"srcs": true},
+		},
+		goldenTestKind: {
+			NonEmptyAttrs:  map[string]bool{"golden": true, "kustomization": true},
+			MergeableAttrs: map[string]bool{"golden": true, "kustomization": true},
+		},
+	}
+}
+
+// Loads implements language.Language.
+func (*krmLang) Loads() []rule.LoadInfo {
+	return []rule.LoadInfo{{Name: rulesKrmDefs, Symbols: []string{kustomizationKind, goldenTestKind}}}
+}
+
+// Fix implements language.Language: nothing is deprecated yet.
+func (*krmLang) Fix(c *config.Config, f *rule.File) {}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Scale benchmark of the Gazelle + Bazel workflow on a generated platform monorepo
+# (bench/gen -monorepo: leaf bases, components, team layers, environments x regions x teams),
+# in one run:
+#   1. gazelle: generating every BUILD file (the krm gazelle binary, run natively);
+#   2. CI loop of today: `kustomize build` (v5.8.2) of every top-level overlay (envs/*/*/*),
+#      one after the other, against a clean `bazel build //...` with an empty disk cache
+#      (the renderer is built first, so that only the renders are timed; its build is
+#      reported on its own line);
+#   3. a no-op `bazel build //...`;
+#   4. an edit of one leaf base: render actions re-run and wall time;
+#   5. a second output base on the disk cache filled by 2: render actions run (must be 0).
+# Not a test: it prints figures (and fails only if the outputs differ from kustomize or
+# the second output base runs renders).
+#
+# Usage: scripts/bench-gazelle.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export GOTOOLCHAIN=local
+# shellcheck source=scripts/bazel-lib.sh
+source "$ROOT/scripts/bazel-lib.sh"
+"$ROOT/scripts/install-bazel.sh"
+APPS=${APPS:-120}
+TEAMS=${TEAMS:-20}
+SEED=${SEED:-1}
+
+KUSTOMIZE=$ROOT/.bin/kustomize
+if [[ ! -x $KUSTOMIZE ]] || [[ $("$KUSTOMIZE" version 2>/dev/null) != v5.8.2 ]]; then
+  GOBIN=$ROOT/.bin go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
+fi
+
+dir=$(krm_test_dir bench-gazelle)
+ws=$dir/ws
+dc=$dir/disk-cache
+rm -rf "$dc" "$dir/kustomize"
+mkdir -p "$dc" "$dir/kustomize"
+gazelle_workspace "$ws"
+(cd "$ROOT" && go run ./bench/gen -out "$ws" -apps "$APPS" -seed "$SEED" -monorepo "$TEAMS")
+(cd "$ROOT" && scripts/gazelle-binary.sh "$dir/gazelle")
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+b1=(--output_base="$dir/output-base-1")
+b2=(--output_base="$dir/output-base-2")
+flags=(--disk_cache="$dc" --symlink_prefix=/)
+trap 'cd "$ws" && bazel "${b1[@]}" shutdown >/dev/null 2>&1; bazel "${b2[@]}" shutdown >/dev/null 2>&1 || true' EXIT
+cd "$ws"
+
+# 1. gazelle
+t0=$(now)
+"$dir/gazelle" -repo_root="$ws" 2>"$dir/gazelle.log"
+t1=$(now)
+gazelle_s=$(secs "$t0" "$t1")
+kdirs=$(find . \( -name kustomization.yaml -o -name kustomization.yml -o -name Kustomization \) | wc -l)
+builds=$(find . -name BUILD.bazel | wc -l)
+
+# 2. kustomize loop vs clean Bazel build. The renderer (and Bazel's external repositories)
+# first: they are built once per machine, not per change.
+t0=$(now)
+bazel "${b1[@]}" build "${flags[@]}" @rules_krm//tools/renderer:krm 2>"$dir/renderer.log"
+t1=$(now)
+renderer_s=$(secs "$t0" "$t1")
+
+overlays=(envs/*/*/*)
+t0=$(now)
+for o in "${overlays[@]}"; do
+  "$KUSTOMIZE" build "$o" >"$dir/kustomize/${o//\//_}.yaml"
+done
+t1=$(now)
+kustomize_s=$(secs "$t0" "$t1")
+
+t0=$(now)
+bazel "${b1[@]}" build "${flags[@]}" --execution_log_json_file="$dir/clean.json" //... 2>"$dir/clean.log"
+t1=$(now)
+clean_s=$(secs "$t0" "$t1")
+clean_renders=$(krm_renders "$dir/clean.json" executed | wc -l)
+bin=$(bazel "${b1[@]}" info "${flags[@]}" bazel-bin 2>/dev/null)
+for o in "${overlays[@]}"; do
+  cmp -s "$dir/kustomize/${o//\//_}.yaml" "$bin/$o/$(basename "$o")_manifests.yaml" || {
+    echo "FAIL: bazel-bin/$o differs from kustomize build $o" >&2
+    exit 1
+  }
+done
+
+# 3. no-op
+t0=$(now)
+bazel "${b1[@]}" build "${flags[@]}" //... 2>/dev/null
+t1=$(now)
+noop_s=$(secs "$t0" "$t1")
+
+# 4. one leaf base edited
+base=bases/$(ls bases | head -1)
+sed -i 's/^  - LOG_LEVEL=info$/  - LOG_LEVEL=warn/' "$base/kustomization.yaml"
+t0=$(now)
+bazel "${b1[@]}" build "${flags[@]}" --execution_log_json_file="$dir/edit.json" //... 2>/dev/null
+t1=$(now)
+edit_s=$(secs "$t0" "$t1")
+edit_renders=$(krm_renders "$dir/edit.json" executed | wc -l)
+sed -i 's/^  - LOG_LEVEL=warn$/  - LOG_LEVEL=info/' "$base/kustomization.yaml"
+affected=$(bazel "${b1[@]}" query "kind(krm_kustomization_rule, rdeps(//..., //$base))" 2>/dev/null | wc -l)
+
+# 5. a second output base (another clone, another CI worker) on the same disk cache
+t0=$(now)
+bazel "${b2[@]}" build "${flags[@]}" --execution_log_json_file="$dir/second.json" //... 2>"$dir/second.log"
+t1=$(now)
+second_s=$(secs "$t0" "$t1")
+second_renders=$(krm_renders "$dir/second.json" executed | wc -l)
+second_cached=$(krm_renders "$dir/second.json" cached | wc -l)
+
+cat <<EOF
+
+Gazelle + Bazel on a generated monorepo (bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED):
+$kdirs kustomization directories, ${#overlays[@]} top-level overlays; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)
+
+| step | wall s | notes |
+|---|---:|---|
+| gazelle (all BUILD files) | $gazelle_s | $builds BUILD files, $(grep -c '^gazelle: ' "$dir/gazelle.log" || true) warnings |
+| kustomize build of every top-level overlay (CI loop) | $kustomize_s | ${#overlays[@]} runs, one after the other |
+| bazel build //..., empty disk cache | $clean_s | $clean_renders render actions; outputs byte-identical to kustomize |
+| (once per machine: Bazel external repositories + krm renderer) | $renderer_s | not in the line above |
+| no-op bazel build //... | $noop_s | |
+| one leaf base edited ($base) | $edit_s | $edit_renders render actions re-ran ($affected kustomization targets depend on it) |
+| second output base, shared disk cache | $second_s | $second_renders render actions ran, $second_cached from the cache (includes fetching external repositories) |
+
+kustomize loop / clean bazel build: $(awk -v k="$kustomize_s" -v b="$clean_s" 'BEGIN { printf "%.1fx", k / b }')
+EOF
+if [[ $second_renders -ne 0 ]]; then
+  echo "FAIL: the second output base ran $second_renders renders" >&2
+  exit 1
+fi
