@@ -9,6 +9,7 @@ load(
     _krm_golden_test = "krm_golden_test",
     _krm_golden_update = "krm_golden_update",
 )
+load("//rules/private:images.bzl", _krm_image = "krm_image")
 load(
     "//rules/private:kustomization.bzl",
     _krm_kustomization = "krm_kustomization",
@@ -17,17 +18,20 @@ load(
 load(
     "//rules/private:providers.bzl",
     _KrmFunctionInfo = "KrmFunctionInfo",
+    _KrmImageInfo = "KrmImageInfo",
     _KrmKustomizationInfo = "KrmKustomizationInfo",
     _KrmRendererInfo = "KrmRendererInfo",
 )
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
 
 krm_function = _krm_function
+krm_image = _krm_image
 krm_kustomization = _krm_kustomization
 krm_kustomization_rule = _krm_kustomization_rule
 krm_golden_test = _krm_golden_test
 krm_golden_update = _krm_golden_update
 krm_toolchain = _krm_toolchain
 KrmFunctionInfo = _KrmFunctionInfo
+KrmImageInfo = _KrmImageInfo
 KrmKustomizationInfo = _KrmKustomizationInfo
 KrmRendererInfo = _KrmRendererInfo

@@ -1,7 +1,9 @@
 """Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load(":images.bzl", "IMAGES_ATTR", "invert_images", "pinned_images")
 load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
+load(":stamp.bzl", "STAMP_ATTR", "STAMP_FLAG_ATTR", "stamp_manifests")
 load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
 
 KUSTOMIZATION = "Kustomization"
@@ -154,6 +156,8 @@ def _krm_kustomization_impl(ctx):
     # provenance labels: components are read from sources, not from snapshots.
     components = depset(transitive = [d.components for d in deps])
 
+    if kind == COMPONENT and ctx.attr.images:
+        fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label_string(ctx.label), attr = "images")
     if kind == COMPONENT:
         # A component cannot be rendered alone: whoever names it reads its sources.
         component_srcs = depset(transitive = [srcs] + [d.srcs for d in deps if d.kind == COMPONENT])
@@ -207,6 +211,8 @@ def _krm_kustomization_impl(ctx):
     args.add("--load-restrictor", ctx.attr.load_restrictor)
     args.add_all(bases, map_each = _dep_flag)
     args.add_all([_function_flag(f) for f in functions])
+    images = pinned_images(ctx, label_string)
+    args.add_all(images.args)
     if provenance:
         args.add("--provenance")
         args.add("--provenance-manifest", provenance_manifest)
@@ -217,12 +223,13 @@ def _krm_kustomization_impl(ctx):
     ctx.actions.run(
         executable = renderer.files_to_run,
         arguments = [args],
-        inputs = depset(transitive = [srcs, dep_inputs]),
+        inputs = depset(images.inputs, transitive = [srcs, dep_inputs]),
         tools = [f.function.files_to_run for f in functions],
         outputs = outputs,
         mnemonic = "KrmRender",
         progress_message = "Rendering kustomization %s (%s)" % (dir, label),
     )
+    manifests = stamp_manifests(ctx, renderer, manifests, label)  # the stamped file under --stamp
 
     info = KrmKustomizationInfo(
         label = ctx.label,
@@ -310,6 +317,9 @@ outputs: the manifests. Provides `KrmKustomizationInfo`.""",
             default = "auto",
             values = _PROVENANCE_VALUES,
         ),
+        "images": IMAGES_ATTR,
+        "stamp": STAMP_ATTR,
+        "_stamp_flag": STAMP_FLAG_ATTR,
         "_provenance_flag": attr.label(
             default = Label("//rules:provenance"),
             providers = [BuildSettingInfo],
@@ -327,7 +337,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATION, load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", images = {}, stamp = -1, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -347,6 +357,13 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
         to run for it. Under Bazel only declared executables run.
       provenance: `auto` (default: the build setting `@rules_krm//rules:provenance`), `on`
         or `off`. With provenance, the action also writes `<name>.provenance.json`.
+      images: dict from an image name as the manifests write it (`frontend`) to the target
+        yielding its digest (a file holding `sha256:...`, such as rules_oci's
+        `<oci_image>.digest`) or to a `krm_image` (digest and new name). Appended to the
+        kustomization's `images`, sorted by name (docs/rules.md, "Images from the build").
+      stamp: `-1` (default: stamp under `--stamp`), `1` or `0`. Stamping replaces
+        `{STABLE_...}`/`{BUILD_...}` placeholders in label and annotation values and image
+        fields in a separate `KrmStamp` action writing `<name>_manifests.stamped.yaml`.
       **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to both targets.
     """
     krm_kustomization_rule(
@@ -358,6 +375,8 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = KUSTOMIZATIO
         load_restrictor = load_restrictor,
         functions = _invert_functions(functions),
         provenance = provenance,
+        images = invert_images(images),
+        stamp = stamp,
         **kwargs
     )
     if kind != COMPONENT:

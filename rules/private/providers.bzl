@@ -47,3 +47,25 @@ and runs it for those paths. Under Bazel, only declared executables run.""",
         "files_to_run": "FilesToRunProvider: the executable with its runfiles; render actions list it in `tools`.",
     },
 )
+
+KrmImageInfo = provider(
+    doc = """An image to pin by digest, from a `krm_image` target.
+
+A `krm_kustomization` maps an image name, as its manifests write it, to such a target in
+`images`; the render action appends a kustomize `images` entry with the digest (and the new
+name) read from these files.""",
+    fields = {
+        "label": "Label: the `krm_image` target.",
+        "digest": "File: holds the image digest (`sha256:` and 64 hex digits), as rules_oci's `<oci_image>.digest` writes it.",
+        "digest_label": "Label: the target that yields `digest`; provenance records it as the digest's source.",
+        "new_name": "string: the image's new name (`newName` of the kustomize entry), or empty.",
+        "repository_file": "File or None: holds the new name instead (a repository, as given to rules_oci's `oci_push` `repository_file`).",
+    },
+)
+
+KrmStampInfo = provider(
+    doc = "Whether the build stamps (`--stamp`): the value of `@rules_krm//rules:stamp`, which `krm_kustomization` reads when its `stamp` is -1.",
+    fields = {
+        "stamp": "bool: True when Bazel runs with `--stamp`.",
+    },
+)

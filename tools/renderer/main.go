@@ -27,6 +27,7 @@ Usage:
   krm build DIR [flags]   print the manifests of the kustomization in DIR
   krm render DIR [flags]  render one kustomization into a snapshot (used by the Bazel rules)
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
+  krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -61,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runRender(args[1:], stderr)
 	case "trace":
 		return runTrace(args[1:], stdout, stderr)
+	case "stamp":
+		return runStamp(args[1:], stderr) // stamp_cmd.go
 	case "version", "--version":
 		fmt.Fprintf(stdout, "krm %s (kustomize v5.8.2 compatible)\n", version)
 		return 0
@@ -71,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "render" {
 			renderFlags(stderr).fs.Usage()
+			return 0
+		}
+		if len(args) > 1 && args[1] == "stamp" {
+			stampFlags(stderr).fs.Usage()
 			return 0
 		}
 		if len(args) > 1 && args[1] == "trace" {
@@ -133,6 +140,7 @@ func buildFlags(stderr io.Writer) *buildOptions {
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly,
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
 	o.prov.register(o.fs)
+	addImageFlag(o.fs) // images_flags.go
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		o.fs.PrintDefaults()
@@ -161,7 +169,12 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov}, false)
+	imgs, err := imageSpecs(o.fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs}, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
@@ -216,6 +229,7 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.BoolVar(&o.hermetic, "hermetic", false, "fail when a base directory has no --dep snapshot instead of reading its sources")
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
 	addFunctionFlag(o.fs) // functions_flags.go
+	addImageFlag(o.fs)    // images_flags.go
 	o.prov.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, renderUsage)
@@ -250,8 +264,13 @@ func runRender(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
+	imgs, err := imageSpecs(o.fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
 	res, err := build.Render(filesys.MakeFsOnDisk(), o.fs.Arg(0), build.Options{
-		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
+		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov, Images: imgs,
 	}, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -19,6 +19,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/images"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
@@ -47,6 +48,8 @@ type Options struct {
 	// produces a provenance manifest (docs/provenance.md). Snapshots then
 	// carry provenance too, and bases read from snapshots must have it.
 	Provenance *provenance.Options
+	// Images are appended to the top kustomization's `images` (krm --image).
+	Images []images.Spec
 }
 
 // Result is what Render produces.
@@ -124,6 +127,9 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	}
 	t, err := accumulate.NewTarget(env, ldr)
 	if err != nil {
+		return nil, err
+	}
+	if err := pinImages(fsys, t, env, opts.Images); err != nil {
 		return nil, err
 	}
 	usesOpenAPI := env.ScanTree(ldr)
