@@ -182,6 +182,13 @@ func TestImagesProvenance(t *testing.T) {
 	if !strings.Contains(step, want) || !strings.Contains(step, pinned) {
 		t.Errorf("the ImageTagTransformer step of the provenance manifest is\n%s\nwant it to hold %s and %s", step, want, pinned)
 	}
+
+	// krm trace shows it on the objects the step changed.
+	code, out, stderr := runCLI("trace", "App/edge", "-m", man)
+	wantTrace := "pins image frontend to frontend@" + ex.frontend + " (digest from //examples/images:frontend_digest)"
+	if code != 0 || !strings.Contains(out, wantTrace) {
+		t.Errorf("krm trace App/edge: exit %d, stderr %q, stdout:\n%s\nwant it to say %q", code, stderr, out, wantTrace)
+	}
 }
 
 // TestImageErrors checks the messages of a bad --image and a bad digest file.
