@@ -5,6 +5,8 @@ load(":providers.bzl", "KrmImageInfo")
 def _krm_image_impl(ctx):
     if ctx.attr.new_name and ctx.file.repository_file:
         fail("%s: set new_name or repository_file, not both" % ctx.label, attr = "repository_file")
+    if not _is_word(ctx.attr.new_name) or "@" in ctx.attr.new_name:
+        fail("%s: new_name %r must be a repository (no whitespace, comma, = or @digest)" % (ctx.label, ctx.attr.new_name), attr = "new_name")
     files = [ctx.file.digest]
     if ctx.file.repository_file:
         files.append(ctx.file.repository_file)
@@ -61,6 +63,13 @@ kustomization's `images`. See docs/rules.md, "Images from the build".""",
         ),
     },
 )
+
+def _is_word(s):
+    """Whether s has none of the characters that cannot be in an image name or a flag value."""
+    for c in [" ", "\t", "\n", "\r", ",", "="]:
+        if c in s:
+            return False
+    return True
 
 def _split_names(names):
     return [n for n in names.split(" ") if n]
@@ -131,7 +140,7 @@ def invert_images(images):
     """
     names_by_label = {}
     for name, label in images.items():
-        if not name or " " in name or "\t" in name or "\n" in name:
-            fail("images: image name %r must be non-empty and contain no whitespace" % name)
+        if not name or not _is_word(name):
+            fail("images: image name %r must be non-empty, without whitespace, comma or =" % name)
         names_by_label.setdefault(label, []).append(name)
     return {label: " ".join(names) for label, names in names_by_label.items()}
