@@ -217,7 +217,7 @@ build_and_expect() {
   got=$(krm_renders "$log" executed)
   cached=$(krm_renders "$log" cached)
   if [[ $got == "$want" && -z $cached ]]; then
-    echo "ok: $what: ran KrmRender for $(echo "$@")"
+    echo "ok: $what: ran KrmRender for ${*:-no kustomization}"
   else
     echo "FAIL: $what: KrmRender actions run:" >&2
     echo "${got:-  (none)}" | sed 's/^/  /' >&2
