@@ -11,6 +11,7 @@ load(
     _krm_golden_update_all = "krm_golden_update_all",
     _krm_golden_update_all_rule = "krm_golden_update_all_rule",
 )
+load("//rules/private:images.bzl", _krm_image = "krm_image")
 load(
     "//rules/private:kustomization.bzl",
     _krm_kustomization = "krm_kustomization",
@@ -20,12 +21,14 @@ load(
     "//rules/private:providers.bzl",
     _KrmFunctionInfo = "KrmFunctionInfo",
     _KrmGoldenInfo = "KrmGoldenInfo",
+    _KrmImageInfo = "KrmImageInfo",
     _KrmKustomizationInfo = "KrmKustomizationInfo",
     _KrmRendererInfo = "KrmRendererInfo",
 )
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
 
 krm_function = _krm_function
+krm_image = _krm_image
 krm_kustomization = _krm_kustomization
 krm_kustomization_rule = _krm_kustomization_rule
 krm_golden_test = _krm_golden_test
@@ -35,5 +38,6 @@ krm_golden_update_all_rule = _krm_golden_update_all_rule
 krm_toolchain = _krm_toolchain
 KrmFunctionInfo = _KrmFunctionInfo
 KrmGoldenInfo = _KrmGoldenInfo
+KrmImageInfo = _KrmImageInfo
 KrmKustomizationInfo = _KrmKustomizationInfo
 KrmRendererInfo = _KrmRendererInfo

@@ -12,6 +12,9 @@
 # examples/provenance renders with provenance: its goldens are compared without the
 # provenance.rules-krm.dev/ annotations (its objects all have an annotation of their own, so
 # none is left with an empty annotations map).
+# examples/images pins images from the build (krm_kustomization's `images`): its goldens are
+# compared with kustomize's output for a copy whose base/kustomization.yaml ends with the
+# equivalent entries (images_tree below).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export GOTOOLCHAIN=local
@@ -27,7 +30,28 @@ fi
 
 tmp=$(mktemp)
 stripped=$(mktemp)
-trap 'rm -f "$tmp" "$stripped"' EXIT
+images=$(mktemp -d)
+trap 'rm -rf "$tmp" "$stripped" "$images"' EXIT
+
+# images_tree DEST: examples/images with the entries its Bazel build pins (what `images` of
+# //examples/images:base appends, sorted by name) written at the end of base/kustomization.yaml;
+# the digests are those the genrules compute. TestImagesExample in tools/renderer does the same
+# for krm build.
+images_tree() {
+  local src=examples/images dest=$1
+  cp -r "$src/base" "$src/prod" "$dest/"
+  {
+    echo "- name: frontend"
+    echo "  digest: sha256:$(sha256sum "$src/images/frontend.txt" | cut -d' ' -f1)"
+    echo "- name: migrate"
+    echo "  newName: $(cat "$src/migrate.repository")"
+    echo "  digest: sha256:$(sha256sum "$src/images/migrate.txt" | cut -d' ' -f1)"
+    echo "- name: worker"
+    echo "  newName: registry.example.com/team/worker"
+    echo "  digest: $(cat "$src/worker.digest")"
+  } >>"$dest/base/kustomization.yaml"
+}
+images_tree "$images"
 n=0
 failed=0
 while IFS= read -r -d '' golden; do
@@ -35,6 +59,7 @@ while IFS= read -r -d '' golden; do
   name=$(basename "$golden" _manifests.golden.yaml)
   dir=$parent
   [[ -d $parent/$name ]] && dir=$parent/$name
+  [[ $golden == examples/images/* ]] && dir=$images/$name
   n=$((n + 1))
   expected=$golden
   if [[ $golden == examples/provenance/* ]]; then

@@ -13,7 +13,17 @@
 #   4. editing star3's script re-runs exactly one KrmRender action, star3's;
 #   5. editing the .star file that fncomp's script loads re-runs fncomp (its snapshot carries
 #      its files), star1 and star2 only;
-#   6. editing the exec function's script re-runs fnuser only.
+#   6. editing the exec function's script re-runs fnuser only;
+# and for images, on pinned (its `images` pins app to the digest a genrule computes from
+# app.txt, as rules_oci's oci_image would) and pinned_top (includes pinned):
+#   7. changing the image (so its digest) re-runs pinned and pinned_top only, and the new
+#      digest is in pinned_top's manifests;
+# and for stamping (--stamp with a --workspace_status_command printing STABLE_KRM_TEST and
+# BUILD_KRM_RUN, which stamped's annotations hold as placeholders):
+#   8. the first --stamp build re-runs no render, and runs one KrmStamp per kustomization;
+#   9. a changed STABLE_ value re-runs the KrmStamp actions only;
+#  10. a changed volatile value alone re-runs nothing;
+#  11. back to --nostamp, no action runs and the manifests are the unstamped ones.
 # Each step also reports the KrmManifests actions it ran (the manifests of the targets whose
 # snapshot or sources changed).
 # Runs in a copy of the repository (the source tree is never edited) with its own output
@@ -37,7 +47,7 @@ bazel_() {
 }
 trap 'bazel_ shutdown >/dev/null 2>&1 || true' EXIT
 
-mkdir -p "$pkg"/{base,mid,top,other,fncomp,star1,star2,star3,fnuser}
+mkdir -p "$pkg"/{base,mid,top,other,fncomp,star1,star2,star3,fnuser,pinned,pinned_top,stamped}
 cat >"$pkg/BUILD.bazel" <<'EOF'
 load("//rules:defs.bzl", "krm_function", "krm_kustomization")
 
@@ -102,6 +112,33 @@ krm_kustomization(
     dir = "fnuser",
     functions = {"./fn/mark": ":mark"},
 )
+
+genrule(
+    name = "app_digest",
+    srcs = ["app.txt"],
+    outs = ["app.digest"],
+    cmd = "echo sha256:$$(sha256sum $< | cut -d' ' -f1) >$@",
+)
+
+krm_kustomization(
+    name = "pinned",
+    srcs = glob(["pinned/*"]),
+    dir = "pinned",
+    images = {"app": ":app_digest"},
+)
+
+krm_kustomization(
+    name = "pinned_top",
+    srcs = glob(["pinned_top/*"]),
+    dir = "pinned_top",
+    deps = [":pinned"],
+)
+
+krm_kustomization(
+    name = "stamped",
+    srcs = glob(["stamped/*"]),
+    dir = "stamped",
+)
 EOF
 printf 'resources:\n- configmap.yaml\n' >"$pkg/base/kustomization.yaml"
 # configmap VALUE [INDENT]: a ConfigMap whose data.value is VALUE.
@@ -152,9 +189,19 @@ SH
 }
 mark_sh "mark-$nonce" >"$pkg/mark.sh"
 chmod +x "$pkg/mark.sh"
+printf 'resources:\n- pod.yaml\n' >"$pkg/pinned/kustomization.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: app\nspec:\n  containers:\n  - name: app\n    image: app:v1\n' >"$pkg/pinned/pod.yaml"
+printf 'namePrefix: top-\nresources:\n- ../pinned\n' >"$pkg/pinned_top/kustomization.yaml"
+echo "app-$nonce" >"$pkg/app.txt"
+printf 'resources:\n- configmap.yaml\ncommonAnnotations:\n  stable: "{STABLE_KRM_TEST}"\n  volatile: "{BUILD_KRM_RUN}"\n' >"$pkg/stamped/kustomization.yaml"
+configmap "stamped-$nonce" >"$pkg/stamped/configmap.yaml"
+# The workspace status command prints the values in $dir/status.txt.
+printf '#!/bin/sh\ncat "%s/status.txt"\n' "$dir" >"$dir/status.sh"
+chmod +x "$dir/status.sh"
 
 failures=0
 step=0
+flags=() # extra build flags (stamping)
 # build_and_expect DESCRIPTION SNAPSHOT...: builds the package and checks that exactly the
 # KrmRender actions writing these snapshots ran (and no render came from a cache).
 build_and_expect() {
@@ -163,7 +210,7 @@ build_and_expect() {
   step=$((step + 1))
   local log=$dir/exec$step.json
   rm -f "$log"
-  if ! bazel_ build --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" \
+  if ! bazel_ build --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" ${flags[@]+"${flags[@]}"} \
     //krm_incrementality:all >"$dir/build$step.log" 2>&1; then
     cat "$dir/build$step.log" >&2
     echo "FAIL: $what: build failed" >&2
@@ -176,7 +223,7 @@ build_and_expect() {
   local manifests
   manifests=$(execlog -mnemonic KrmManifests "$log" | awk -F'\t' '$2 == "executed"' | wc -l)
   if [[ $got == "$want" && -z $cached ]]; then
-    echo "ok: $what: ran KrmRender for $(echo "$@") ($manifests KrmManifests)"
+    echo "ok: $what: ran KrmRender for ${*:-no kustomization} ($manifests KrmManifests)"
   else
     echo "FAIL: $what: KrmRender actions run:" >&2
     echo "${got:-  (none)}" | sed 's/^/  /' >&2
@@ -187,7 +234,7 @@ build_and_expect() {
   fi
 }
 
-build_and_expect "first build" base mid top other fncomp fnuser star1 star2 star3
+build_and_expect "first build" base mid top other fncomp fnuser star1 star2 star3 pinned pinned_top stamped
 
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mid-settings\ndata:\n  top: "%s"\n' "top-edited-$nonce" >"$pkg/top/patch.yaml"
 build_and_expect "edit of a top overlay file" top
@@ -216,6 +263,45 @@ build_and_expect "edit of a .star file a component's script loads" fncomp star1 
 mark_sh "mark-edited-$nonce" >"$pkg/mark.sh"
 build_and_expect "edit of an exec function" fnuser
 
+echo "app-edited-$nonce" >"$pkg/app.txt"
+build_and_expect "change of a pinned image's digest" pinned pinned_top
+
+# expect_stamps DESCRIPTION N: the last build ran N KrmStamp actions (none from a cache).
+expect_stamps() {
+  local got cached
+  got=$(execlog -mnemonic KrmStamp "$dir/exec$step.json" | awk -F'\t' '$2 == "executed"' | grep -c . || true)
+  cached=$(execlog -mnemonic KrmStamp "$dir/exec$step.json" | awk -F'\t' '$2 == "cached"' | grep -c . || true)
+  if [[ $got -eq $2 && $cached -eq 0 ]]; then
+    echo "ok: $1: ran $got KrmStamp actions"
+  else
+    echo "FAIL: $1: ran $got KrmStamp actions ($cached from a cache), want $2" >&2
+    failures=$((failures + 1))
+  fi
+}
+n_kustomizations=11 # every krm_kustomization of the package but the component fncomp
+flags=(--stamp --workspace_status_command="$dir/status.sh")
+printf 'STABLE_KRM_TEST stable-%s\nBUILD_KRM_RUN run-%s-1\n' "$nonce" "$nonce" >"$dir/status.txt"
+build_and_expect "first --stamp build"
+expect_stamps "first --stamp build" "$n_kustomizations"
+printf 'STABLE_KRM_TEST stable-edited-%s\nBUILD_KRM_RUN run-%s-2\n' "$nonce" "$nonce" >"$dir/status.txt"
+build_and_expect "a changed STABLE_ value"
+expect_stamps "a changed STABLE_ value" "$n_kustomizations"
+printf 'STABLE_KRM_TEST stable-edited-%s\nBUILD_KRM_RUN run-%s-3\n' "$nonce" "$nonce" >"$dir/status.txt"
+build_and_expect "a changed volatile value alone"
+expect_stamps "a changed volatile value alone" 0
+bin=$(bazel_ info "${flags[@]}" bazel-bin 2>/dev/null)
+stamped=$bin/krm_incrementality/stamped_manifests.stamped.yaml
+if grep -q "stable: stable-edited-$nonce" "$stamped" && grep -q "volatile: run-$nonce-2" "$stamped"; then
+  echo "ok: stamped's manifests have the stable value and the volatile one of the last stamping"
+else
+  echo "FAIL: stamped's stamped manifests:" >&2
+  cat "$stamped" >&2
+  failures=$((failures + 1))
+fi
+flags=()
+build_and_expect "back to --nostamp"
+expect_stamps "back to --nostamp" 0
+
 # The edits show in the manifests.
 bin=$(bazel_ info bazel-bin 2>/dev/null)
 if grep -q "value: base-edited-$nonce" "$bin/krm_incrementality/top_manifests.yaml" &&
@@ -227,8 +313,10 @@ else
   failures=$((failures + 1))
 fi
 
+app_digest=sha256:$(echo "app-edited-$nonce" | sha256sum | cut -d' ' -f1)
 for check in "star3:own: own-edited-$nonce" "star1:owner: owner-edited-$nonce" \
-  "star2:owner: owner-edited-$nonce" "fnuser:value: mark-edited-$nonce"; do
+  "star2:owner: owner-edited-$nonce" "fnuser:value: mark-edited-$nonce" \
+  "pinned_top:image: app@$app_digest" "stamped:stable: '{STABLE_KRM_TEST}'"; do
   name=${check%%:*}
   if grep -qF "${check#*:}" "$bin/krm_incrementality/${name}_manifests.yaml"; then
     echo "ok: $name's manifests have the edit"

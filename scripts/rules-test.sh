@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the errors of krm_kustomization that Bazel tests cannot check (a failing build):
 # the fixtures in rules/tests/hermetic (tagged manual) must fail, naming the target to fix,
-# and //examples/functions:latest (manual) must fail with its validator's message.
+# the images fixtures in rules/tests/images (manual) too, and //examples/functions:latest
+# (manual) must fail with its validator's message.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
@@ -86,6 +87,14 @@ expect_failure "$pkg:undeclared_function" 'exec path "./fn/set-owner"' 'is not a
 expect_failure //rules/tests/functions:conflicting_functions \
   "two executables for the exec path rules/tests/functions/app/fn/note: //rules/tests/functions:note"
 expect_failure //rules/tests/functions:absolute_function "exec path \"/usr/bin/note\" must be relative to the kustomization directory"
+# images: a digest file without a digest (the renderer's error names the image, the file and
+# the label), a digest target with two files, images on a Component (analysis errors).
+expect_failure //rules/tests/images:bad_digest 'image app: digest file bazel-out/' \
+  '/rules/tests/images/latest.digest (from //rules/tests/images:latest_digest): "latest" is not an image digest'
+expect_failure //rules/tests/images:two_file_digest \
+  "images of //rules/tests/images:two_file_digest: //rules/tests/images:two_files must yield one file holding the image digest (sha256:...), it yields 2"
+expect_failure //rules/tests/images:component \
+  "images of //rules/tests/images:component: a Component cannot pin images"
 # The example validator (a Starlark validator in a component) rejects a :latest image.
 expect_failure //examples/functions:latest 'StarlarkRun \"no-latest\"' \
   'images must be pinned to a version (not :latest, not untagged): Deployment shop/debug, container shell: busybox:latest; Deployment shop/debug, container setup: alpine'

@@ -1,7 +1,9 @@
 """Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load(":images.bzl", "IMAGES_ATTR", "invert_images", "pinned_images")
 load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
+load(":stamp.bzl", "STAMP_ATTR", "STAMP_FLAG_ATTR", "stamp_manifests")
 load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
 
 KUSTOMIZATION = "Kustomization"
@@ -78,6 +80,9 @@ def _input_line(f):
     # Bazel put the file (only the path when both are the same).
     p = tree_path(f)
     return p if p == f.path else p + "\t" + f.path
+
+def _exec_path(f):
+    return f.path
 
 def _check_kustomization_file(ctx, dir):
     """Fails with a helpful message unless the kustomization file of dir is among the srcs."""
@@ -157,7 +162,11 @@ def _provenance_enabled(ctx):
 def _run_render(r, mnemonic, message, outputs, flags):
     """Runs `krm render` for the kustomization r (a struct made by the implementation)."""
     args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.functions, r.components, r.provenance)
+    args[0].add_all(r.images)
     args[0].add_all(flags)
+
+    # The files the --image flags name, declared at the paths the flags give.
+    args[1].add_all(r.image_files, map_each = _exec_path)
     r.ctx.actions.run(
         executable = r.ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer.files_to_run,
         arguments = args,
@@ -217,6 +226,9 @@ def _krm_kustomization_impl(ctx):
     # provenance labels: components are read from sources, not from snapshots.
     components = depset(transitive = [d.components for d in deps])
 
+    if kind == COMPONENT and ctx.attr.images:
+        fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
+
     snapshot = ctx.actions.declare_file(ctx.label.name + ".krmsnap")
     render_provenance = kind != COMPONENT and _provenance_enabled(ctx)
 
@@ -236,6 +248,7 @@ def _krm_kustomization_impl(ctx):
                     label_string(base.label),
                 ), attr = "provenance")
 
+    images = pinned_images(ctx, label_string)
     render = struct(
         ctx = ctx,
         dir = dir,
@@ -244,7 +257,9 @@ def _krm_kustomization_impl(ctx):
         functions = functions,
         components = components,
         provenance = render_provenance,
-        inputs = depset(transitive = [srcs, dep_inputs]),
+        images = images.args,
+        image_files = images.inputs,
+        inputs = depset(images.inputs, transitive = [srcs, dep_inputs]),
     )
 
     # The snapshot: what the kustomizations including this one read. Its own action, so
@@ -263,6 +278,8 @@ def _krm_kustomization_impl(ctx):
             outputs.append(provenance_manifest)
             flags.extend(["--provenance-manifest", provenance_manifest])
         _run_render(render, "KrmManifests", "Rendering manifests of", outputs, flags)
+        renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
+        manifests = stamp_manifests(ctx, renderer, manifests, label)  # the stamped file under --stamp
 
     # Until the render reads the file, a target without an explicit kind may be a
     # component: its functions and its components' labels go to the parents too.
@@ -363,6 +380,9 @@ outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
             default = "auto",
             values = _PROVENANCE_VALUES,
         ),
+        "images": IMAGES_ATTR,
+        "stamp": STAMP_ATTR,
+        "_stamp_flag": STAMP_FLAG_ATTR,
         "_provenance_flag": attr.label(
             default = Label("//rules:provenance"),
             providers = [BuildSettingInfo],
@@ -380,7 +400,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", images = {}, stamp = -1, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -403,6 +423,13 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         to run for it. Under Bazel only declared executables run.
       provenance: `auto` (default: the build setting `@rules_krm//rules:provenance`), `on`
         or `off`. With provenance, the action also writes `<name>.provenance.json`.
+      images: dict from an image name as the manifests write it (`frontend`) to the target
+        yielding its digest (a file holding `sha256:...`, such as rules_oci's
+        `<oci_image>.digest`) or to a `krm_image` (digest and new name). Appended to the
+        kustomization's `images`, sorted by name (docs/rules.md, "Images from the build").
+      stamp: `-1` (default: stamp under `--stamp`), `1` or `0`. Stamping replaces
+        `{STABLE_...}`/`{BUILD_...}` placeholders in label and annotation values and image
+        fields in a separate `KrmStamp` action writing `<name>_manifests.stamped.yaml`.
       **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to both targets.
     """
     krm_kustomization_rule(
@@ -414,6 +441,8 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         load_restrictor = load_restrictor,
         functions = _invert_functions(functions),
         provenance = provenance,
+        images = invert_images(images),
+        stamp = stamp,
         **kwargs
     )
     if kind != COMPONENT:

@@ -24,7 +24,7 @@ resources and cannot be rendered alone) and the snapshots of the bases it names.
         "kind": "string: `Kustomization` or `Component`.",
         "dir": "string: the kustomization directory, relative to the execution root (for example `examples/deploy/prod`, or `external/repo/pkg` for a target of another repository). The renderer matches `--dep DIR=SNAPSHOT` flags against it.",
         "snapshot": "File or None: the snapshot of a `Kustomization` (`<name>.krmsnap`, docs/snapshot.md); None for a `Component`.",
-        "manifests": "File or None: the rendered manifests of a `Kustomization` (`<name>_manifests.yaml`, what `kustomize build DIR` prints); None for a `Component`.",
+        "manifests": "File or None: the rendered manifests of a `Kustomization` (`<name>_manifests.yaml`, what `kustomize build DIR` prints; with stamping, `<name>_manifests.stamped.yaml`); None for a `Component`.",
         "srcs": "depset of File: for a `Component`, its `srcs` and those of the components it names, transitively (a parent's render action reads them); for a `Kustomization`, its own `srcs`.",
         "bases": "depset of struct(dir, snapshot, label, provenance): the `--dep DIR=SNAPSHOT` pairs that a kustomization including this target passes to the renderer (`provenance`: whether the snapshot carries provenance). For a `Kustomization`, one entry: itself. For a `Component`, the entries of its `deps` (its bases, and transitively those of the components it names).",
         "inputs": "depset of File: the files that the render action of a kustomization including this target needs: for a `Kustomization`, its snapshot (the renderer finds it by the base's path: the base directory need not exist in the sandbox); for a `Component`, its `srcs` (transitively) and its `deps`' inputs.",
@@ -52,5 +52,27 @@ KrmGoldenInfo = provider(
     doc = """The golden files that a `krm_golden_update` or `krm_golden_update_all` target rewrites.""",
     fields = {
         "goldens": "depset of struct(manifests, golden, source, kustomization): `manifests` the rendered File, `golden` the golden File, `source` its path in the main repository's source tree, `kustomization` the label string of the `krm_kustomization` target.",
+    },
+)
+
+KrmImageInfo = provider(
+    doc = """An image to pin by digest, from a `krm_image` target.
+
+A `krm_kustomization` maps an image name, as its manifests write it, to such a target in
+`images`; the render action appends a kustomize `images` entry with the digest (and the new
+name) read from these files.""",
+    fields = {
+        "label": "Label: the `krm_image` target.",
+        "digest": "File: holds the image digest (`sha256:` and 64 hex digits), as rules_oci's `<oci_image>.digest` writes it.",
+        "digest_label": "Label: the target that yields `digest`; provenance records it as the digest's source.",
+        "new_name": "string: the image's new name (`newName` of the kustomize entry), or empty.",
+        "repository_file": "File or None: holds the new name instead (a repository, as given to rules_oci's `oci_push` `repository_file`).",
+    },
+)
+
+KrmStampInfo = provider(
+    doc = "Whether the build stamps (`--stamp`): the value of `@rules_krm//rules:stamp`, which `krm_kustomization` reads when its `stamp` is -1.",
+    fields = {
+        "stamp": "bool: True when Bazel runs with `--stamp`.",
     },
 )

@@ -29,6 +29,7 @@ Usage:
   krm build DIR [flags]   print the manifests of the kustomization in DIR
   krm render DIR [flags]  render one kustomization into a snapshot (used by the Bazel rules)
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
+  krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -63,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runRender(args[1:], stderr)
 	case "trace":
 		return runTrace(args[1:], stdout, stderr)
+	case "stamp":
+		return runStamp(args[1:], stderr) // stamp_cmd.go
 	case "version", "--version":
 		fmt.Fprintf(stdout, "krm %s (kustomize v5.8.2 compatible)\n", version)
 		return 0
@@ -73,6 +76,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "render" {
 			renderFlags(stderr).fs.Usage()
+			return 0
+		}
+		if len(args) > 1 && args[1] == "stamp" {
+			stampFlags(stderr).fs.Usage()
 			return 0
 		}
 		if len(args) > 1 && args[1] == "trace" {
@@ -137,6 +144,7 @@ func buildFlags(stderr io.Writer) *buildOptions {
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
 	o.prov.register(o.fs)
 	o.kustomize.register(o.fs)
+	addImageFlag(o.fs) // images_flags.go
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		o.fs.PrintDefaults()
@@ -165,7 +173,12 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	opts := build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov}
+	imgs, err := imageSpecs(o.fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	opts := build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs}
 	if err := o.kustomize.apply(o.fs, &opts, stderr); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
@@ -234,6 +247,7 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.StringVar(&o.inputs, "inputs", "", "read only the files this manifest declares: one a line, PATH<tab>SOURCE (PATH relative to the working directory as the kustomizations name it, SOURCE where to read it); implies --hermetic")
 	o.fs.StringVar(&o.kind, "kind", "", "fail unless the kustomization has this kind (Kustomization or Component)")
 	addFunctionFlag(o.fs) // functions_flags.go
+	addImageFlag(o.fs)    // images_flags.go
 	o.prov.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, renderUsage)
@@ -279,10 +293,15 @@ func runRender(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
+	imgs, err := imageSpecs(o.fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
 	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
+		Kind: o.kind, SnapshotOnly: o.manifests == "", Images: imgs,
 		Functions: renderFunctions, // declared functions (--function) are the gate
-		Kind: o.kind, SnapshotOnly: o.manifests == "",
 	}, o.snapshot != "")
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

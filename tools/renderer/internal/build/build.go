@@ -19,6 +19,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/images"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
@@ -63,6 +64,8 @@ type Options struct {
 	// and --enable-managedby-label flags (see emit.Options).
 	Reorder        string
 	ManagedByLabel bool
+	// Images are appended to the top kustomization's `images` (krm --image).
+	Images []images.Spec
 }
 
 // Functions are kustomize build's flags for plugins other than the builtins.
@@ -186,6 +189,9 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		if in, ok := fsys.(*inputs.FS); ok {
 			return renderComponent(t, in, opts)
 		}
+	}
+	if err := pinImages(fsys, t, env, opts.Images); err != nil {
+		return nil, err
 	}
 	usesOpenAPI := env.ScanTree(ldr)
 	if nesting == 0 {

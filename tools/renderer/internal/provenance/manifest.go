@@ -106,6 +106,8 @@ type StepInfo struct {
 	ConfigSha256 string   `json:"configSha256,omitempty"`
 	Redacted     bool     `json:"redacted,omitempty"`
 	Files        []string `json:"files,omitempty"`
+	// Images are the entries the build pinned (ImageTagTransformer only).
+	Images []PinnedImage `json:"images,omitempty"`
 }
 
 // VarInfo is a var substituted into the object.
@@ -243,6 +245,7 @@ func stepInfo(s *Step) StepInfo {
 	for _, f := range s.Files {
 		si.Files = append(si.Files, f.Path)
 	}
+	si.Images = s.Images
 	return si
 }
 

@@ -73,6 +73,9 @@ type Step struct {
 	// Sensitive steps wrote into a Secret: their configuration and files
 	// are never hashed into anything published.
 	Sensitive bool
+	// Images are the entries of an ImageTagTransformer step that the build
+	// pinned (krm --image), with the source of each digest.
+	Images []PinnedImage
 
 	key string // entry(), cached
 }
@@ -150,6 +153,26 @@ type Tracker struct {
 	fps     map[*resource.Resource]uint64
 	refs    map[*resource.Resource][]*resource.Resource
 	vars    map[*resource.Resource][]varUse
+	// pinned are the images the build appended to the `images` of the
+	// kustomization file pinnedIn (workspace-relative).
+	pinned   []PinnedImage
+	pinnedIn string
+}
+
+// PinnedImage is an `images` entry the build appended (krm --image) and
+// the source of its digest (a Bazel label).
+type PinnedImage struct {
+	Name    string `json:"name"`
+	NewName string `json:"newName,omitempty"`
+	Digest  string `json:"digest,omitempty"`
+	Source  string `json:"source,omitempty"`
+}
+
+// PinImages records the images the build appended to the kustomization
+// file kustFile (absolute): the ImageTagTransformer step it configures
+// lists them.
+func (t *Tracker) PinImages(kustFile string, imgs []PinnedImage) {
+	t.pinned, t.pinnedIn = imgs, t.Rel(kustFile)
 }
 
 // New returns a tracker reading files (for hashes) from fs.
@@ -251,6 +274,9 @@ func (t *Tracker) NewStep(kind, name string, configuredIn *File, label string, o
 		Kind: kind, Name: name, ConfiguredIn: configuredIn, Label: label, Ordinal: ordinal,
 		ConfigSha256: sha(config), Generator: generator,
 		DataCarrying: generator || !builtin || !metadataOnly[kind],
+	}
+	if kind == "ImageTagTransformer" && builtin && configuredIn != nil && configuredIn.Path == t.pinnedIn {
+		s.Images = t.pinned
 	}
 	return s
 }

@@ -24,18 +24,19 @@ type SnapFile struct {
 
 // SnapStep is a Step; ConfiguredIn and Files are indexes into Files.
 type SnapStep struct {
-	Kind           string `json:"kind"`
-	Name           string `json:"name,omitempty"`
-	ConfiguredIn   *int   `json:"configuredIn,omitempty"`
-	Label          string `json:"label,omitempty"`
-	ConfigSha256   string `json:"configSha256,omitempty"`
-	RedactedSha256 string `json:"redactedSha256,omitempty"`
-	Files          []int  `json:"files,omitempty"`
-	Generator      bool   `json:"generator,omitempty"`
-	Validator      bool   `json:"validator,omitempty"`
-	Ordinal        int    `json:"ordinal,omitempty"`
-	DataCarrying   bool   `json:"dataCarrying,omitempty"`
-	Sensitive      bool   `json:"sensitive,omitempty"`
+	Kind           string        `json:"kind"`
+	Name           string        `json:"name,omitempty"`
+	ConfiguredIn   *int          `json:"configuredIn,omitempty"`
+	Label          string        `json:"label,omitempty"`
+	ConfigSha256   string        `json:"configSha256,omitempty"`
+	RedactedSha256 string        `json:"redactedSha256,omitempty"`
+	Files          []int         `json:"files,omitempty"`
+	Generator      bool          `json:"generator,omitempty"`
+	Validator      bool          `json:"validator,omitempty"`
+	Ordinal        int           `json:"ordinal,omitempty"`
+	DataCarrying   bool          `json:"dataCarrying,omitempty"`
+	Sensitive      bool          `json:"sensitive,omitempty"`
+	Images         []PinnedImage `json:"images,omitempty"`
 }
 
 // SnapRecord is the Record of the resource at the same index.
@@ -87,6 +88,7 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 				Ordinal:        s.Ordinal,
 				DataCarrying:   s.DataCarrying,
 				Sensitive:      s.Sensitive,
+				Images:         s.Images,
 			}
 			if !s.Sensitive {
 				ss.ConfigSha256 = s.ConfigSha256
@@ -161,6 +163,7 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 			Kind: ss.Kind, Name: ss.Name, ConfiguredIn: in, Label: ss.Label,
 			ConfigSha256: ss.ConfigSha256, RedactedSha256: ss.RedactedSha256,
 			Generator: ss.Generator, Validator: ss.Validator, Ordinal: ss.Ordinal, DataCarrying: ss.DataCarrying,
+			Images: ss.Images,
 		}
 		for _, fi := range ss.Files {
 			f, err := fileAt(&fi)

@@ -296,6 +296,9 @@ func Print(w io.Writer, r *Result) {
 		for _, f := range s.Files {
 			fmt.Fprintf(w, "%s  reads %s%s\n", indent, f, mark(f))
 		}
+		for _, img := range s.Images {
+			fmt.Fprintf(w, "%s  pins image %s\n", indent, pinned(img))
+		}
 	}
 	if org := o.Origin; org != nil {
 		if g := org.Generator; g != nil {
@@ -400,4 +403,21 @@ func LoadManifest(path string) (*provenance.Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
+}
+
+// pinned describes an images entry the build appended: the image, what it
+// becomes, and where the digest came from.
+func pinned(img provenance.PinnedImage) string {
+	ref := img.NewName
+	if ref == "" {
+		ref = img.Name
+	}
+	if img.Digest != "" {
+		ref += "@" + img.Digest
+	}
+	s := img.Name + " to " + ref
+	if img.Source != "" {
+		s += " (digest from " + img.Source + ")"
+	}
+	return s
 }
