@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,12 +16,18 @@ import (
 	"time"
 )
 
-// childEnv makes the test binary act as krm (TestMain), so that the
-// hostile cases run krm as a process whose time and memory can be measured.
-const childEnv = "KRM_HOSTILE_CHILD"
+// childEnv makes the test binary act as krm in the directory it names
+// (TestMain), so that the hostile cases run krm as a process whose time and
+// memory can be measured. (Under Bazel the test binary changes to its
+// runfiles directory as it starts, hence the directory in the variable.)
+const childEnv = "KRM_HOSTILE_CHILD_DIR"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) == "1" {
+	if dir := os.Getenv(childEnv); dir != "" {
+		if err := os.Chdir(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -184,7 +191,7 @@ func (c *hostileCase) run(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Dir = tree
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+tree)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if !c.closeStdin {

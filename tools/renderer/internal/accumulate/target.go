@@ -364,7 +364,7 @@ func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumu
 		}
 		sub, err := t.ldr.New(path)
 		if err != nil {
-			if isMalformedYAML(errF) {
+			if isMalformedYAML(errF) || errors.Is(errF, errDuplicateKey) {
 				return nil, errF
 			}
 			return nil, fmt.Errorf("accumulation err='%s': %w", errF.Error(), err)
@@ -471,6 +471,9 @@ func (t *Target) accumulateFile(acc *Accumulation, path string) error {
 		ldr = rec
 	}
 	m, err := t.readResources(ldr, path)
+	if err == nil {
+		err = checkDuplicateKeys(m)
+	}
 	if err != nil {
 		return fmt.Errorf("accumulating resources from '%s': %w", path, err)
 	}

@@ -225,43 +225,55 @@ func (l *Loader) New(path string) (ifc.Loader, error) {
 
 // Resolve returns the absolute path of path, after the restrictor allowed it.
 func (l *Loader) Resolve(path string) (string, error) {
+	abs, _, err := l.resolve(path)
+	return abs, err
+}
+
+// resolve is Resolve that also returns the file to read: with ResolveLinks
+// the one the check judged, with its links resolved, so that a link
+// swapped in after the check is not followed.
+func (l *Loader) resolve(path string) (abs, read string, err error) {
 	if IsRemote(path) {
-		return "", remoteError(path)
+		return "", "", remoteError(path)
 	}
 	written := path
 	if !filepath.IsAbs(path) {
 		path = l.root.Join(path)
 	}
 	if l.restrictor == None {
-		return path, nil
+		return path, path, nil
 	}
 	clean := filepath.Clean(path)
 	if !l.fs.Exists(clean) {
-		return "", l.withHint(written, fmt.Errorf("'%s' doesn't exist", clean))
+		return "", "", l.withHint(written, fmt.Errorf("'%s' doesn't exist", clean))
 	}
 	if l.fs.IsDir(clean) {
-		return "", fmt.Errorf("'%s' must resolve to a file", path)
+		return "", "", fmt.Errorf("'%s' must resolve to a file", path)
 	}
-	return clean, l.confine(path, clean)
+	real, err := l.confine(path, clean)
+	if err != nil {
+		return "", "", err
+	}
+	return clean, real, nil
 }
 
 // confine is the root-only check: the file clean (path as given) must be
 // in or below the root, and with ResolveLinks so must the file it leads to
 // through symbolic links, compared with the resolved root (so a root that
-// is itself a link still works).
-func (l *Loader) confine(path, clean string) error {
+// is itself a link still works). It returns the file the check judged.
+func (l *Loader) confine(path, clean string) (string, error) {
 	if !filesys.ConfirmedDir(filepath.Dir(clean)).HasPrefix(l.root) {
-		return fmt.Errorf("security; file '%s' is not in or below '%s'", path, l.root)
+		return "", fmt.Errorf("security; file '%s' is not in or below '%s'", path, l.root)
 	}
 	dir, real, err := l.realFile(clean)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if !dir.HasPrefix(l.realRoot) {
-		return fmt.Errorf("security; file '%s' is not in or below '%s': it is a symbolic link to '%s', or lies under one",
+		return "", fmt.Errorf("security; file '%s' is not in or below '%s': it is a symbolic link to '%s', or lies under one",
 			path, l.root, real)
 	}
-	return nil
+	return real, nil
 }
 
 // Rel shows an absolute path relative to the working directory when it is
@@ -301,11 +313,11 @@ func (e *relativeError) Unwrap() error { return e.err }
 
 // Load reads the file at path (relative to the root).
 func (l *Loader) Load(path string) ([]byte, error) {
-	abs, err := l.Resolve(path)
+	_, read, err := l.resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	b, err := l.fs.ReadFile(abs)
+	b, err := l.fs.ReadFile(read)
 	if err != nil {
 		return nil, l.withHint(path, err)
 	}

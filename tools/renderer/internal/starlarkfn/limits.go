@@ -26,9 +26,10 @@ const (
 	// BytesPerStep bytes a run allocates count as one step.
 	BytesPerStep = 256
 	// CPUPerStep bounds work the allocation does not show (a built-in
-	// scanning a large list): a run may take at most CPUPerStep of CPU time
-	// per step of its limit (10s by default).
+	// scanning a large list): a run may take CPUPerStep of CPU time per
+	// step of its limit (10s by default), and at least MinCPU.
 	CPUPerStep = time.Microsecond
+	MinCPU     = 10 * time.Second
 	// MaxMemory bounds how much a run may grow the heap, garbage not yet
 	// collected included (during a run the collector aims below it).
 	MaxMemory = 1 << 30
@@ -144,7 +145,7 @@ func (b *budget) overLimit() string {
 		return fmt.Sprintf("the script ran longer than %s", Timeout)
 	}
 	if b.cpu != nil {
-		if limit := time.Duration(b.maxSteps) * CPUPerStep; b.cpu()-b.cpuBase > limit {
+		if limit := max(MinCPU, time.Duration(b.maxSteps)*CPUPerStep); b.cpu()-b.cpuBase > limit {
 			return fmt.Sprintf("the script used more than %s of CPU (%s per step of its limit of %d steps; raise maxSteps in the %s config if it really needs more)",
 				limit, CPUPerStep, b.maxSteps, Kind)
 		}

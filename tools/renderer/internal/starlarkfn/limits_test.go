@@ -1,0 +1,53 @@
+package starlarkfn
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+)
+
+// Scripts that would crash the Go runtime, run unbounded or print pages
+// of backtrace fail with a short error instead.
+func TestLimits(t *testing.T) {
+	h := helpers(t, kustDir(t), load.RootOnly, nil)
+	for _, tc := range []struct {
+		name, config string
+		want         []string
+	}{
+		{"allocation counts as steps", "maxSteps: 100000\nsource: |\n  for i in range(100000):\n    x = \"x\" * 1000000\n",
+			[]string{"exceeded its limit of 100000 steps"}},
+		{"recursion", "source: |\n  def f(n):\n    return f(n + 1)\n  f(0)\n",
+			[]string{"recursion deeper than 1000 calls", "frames left out"}},
+		{"json nesting", "source: |\n  load(\"encoding/json.star\", \"json\")\n  json.decode(\"[\" * 100000)\n",
+			[]string{"json.decode: input nested deeper than 1000 levels"}},
+		{"a list that contains itself", "source: |\n  x = []\n  x.append(x)\n  ctx.resource_list[\"items\"][0][\"spec\"] = x\n",
+			[]string{"items[0].spec[0][0]", "nested deeper than 1000 levels"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := configure(t, h, "apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata: {name: s}\n"+tc.config)
+			err := p.Transform(resMap(t, h, twoResources))
+			wantErr(t, err, tc.want...)
+			if len(err.Error()) > 8<<10 {
+				t.Errorf("error is %d bytes; want a short one", len(err.Error()))
+			}
+		})
+	}
+	p := New()
+	err := p.Config(h, []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata: {name: s}\nmaxSteps: 200000001\nsource: x = 1\n"))
+	wantErr(t, err, "maxSteps must be between 1 and 200000000, not 200000001")
+}
+
+func TestJSONDepth(t *testing.T) {
+	for s, want := range map[string]int{
+		`{}`:                   1,
+		`[[1], {"a": [2]}]`:    3,
+		`"[[[["`:               0,
+		`["\"[[", [[]]]`:       3,
+		strings.Repeat("[", 5): 5,
+	} {
+		if got := jsonDepth(s); got != want {
+			t.Errorf("jsonDepth(%s) = %d, want %d", s, got, want)
+		}
+	}
+}
