@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/bazelbuild/bazel-gazelle v0.26.0
+	github.com/bazelbuild/buildtools v0.0.0-20220531122519-a43aed7014c8
 	github.com/bmatcuk/doublestar/v4 v4.0.2
 	github.com/spf13/pflag v1.0.10
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	github.com/bazelbuild/buildtools v0.0.0-20220531122519-a43aed7014c8 // indirect
 	github.com/go-errors/errors v1.5.1 // indirect
 	github.com/go-openapi/jsonpointer v1.0.0 // indirect
 	github.com/go-openapi/jsonreference v1.0.0 // indirect

@@ -44,11 +44,10 @@ krm_renders() {
   }' | sort
 }
 
-# gazelle_workspace DIR: makes DIR (emptied first) a copy of the e2e/gazelle consumer
-# workspace, its relative paths to rules_krm made absolute; copy a tree into it next.
+# gazelle_workspace DIR: writes into DIR the files of the e2e/gazelle consumer workspace
+# (WORKSPACE, BUILD.bazel), its relative paths to rules_krm made absolute.
 gazelle_workspace() {
   mkdir -p "$1"
-  find "$1" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
   local f
   for f in WORKSPACE WORKSPACE.bzlmod BUILD.bazel; do
     sed "s|path = \"\.\./\.\.|path = \"$ROOT|" "$ROOT/e2e/gazelle/$f" >"$1/$f"

@@ -32,10 +32,10 @@ fi
 dir=$(krm_test_dir bench-gazelle)
 ws=$dir/ws
 dc=$dir/disk-cache
-rm -rf "$dc" "$dir/kustomize"
+rm -rf "$dc" "$dir/kustomize" "$ws"
 mkdir -p "$dc" "$dir/kustomize"
-gazelle_workspace "$ws"
 (cd "$ROOT" && go run ./bench/gen -out "$ws" -apps "$APPS" -seed "$SEED" -monorepo "$TEAMS")
+gazelle_workspace "$ws"
 (cd "$ROOT" && scripts/gazelle-binary.sh "$dir/gazelle")
 
 now() { date +%s.%N; }

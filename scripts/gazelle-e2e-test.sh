@@ -38,6 +38,8 @@ failures=0
 for tree in "$@"; do
   tree=$(cd "$tree" && pwd)
   echo "== $tree"
+  mkdir -p "$ws"
+  find "$ws" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
   gazelle_workspace "$ws"
   tar -C "$tree" --exclude=./WORKSPACE --exclude=./WORKSPACE.bzlmod --exclude=./BUILD.bazel -cf - . | tar -C "$ws" -xf -
   cd "$ws"
