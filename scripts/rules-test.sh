@@ -68,6 +68,10 @@ for strategy in sandboxed local; do
     "'../component' (components of rules/tests/hermetic/missing_component/kustomization.yaml) is not a declared input: add the krm_kustomization target of rules/tests/hermetic/component to deps of $pkg:missing_component" \
     -- "${flags[@]}"
 done
+# A base kustomize cannot build alone: its manifests fail, while the target using it builds
+# (rules/tests/alone:top_golden_test).
+expect_failure //rules/tests/alone:base_manifests \
+  "field specified in var '{IP Service.v1.[noGrp] {spec.clusterIP}}' not found in corresponding resource"
 # kind = "Component" on a Kustomization.
 expect_failure "$pkg:kind_mismatch" \
   "rules/tests/hermetic/kind_mismatch/kustomization.yaml has kind Kustomization, but $pkg:kind_mismatch says kind = \"Component\""

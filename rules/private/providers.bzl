@@ -16,22 +16,22 @@ KrmKustomizationInfo = provider(
     doc = """What a `krm_kustomization` target hands to the kustomizations that include it.
 
 A kustomization that names this target in `resources` (a base) or `components` lists it in
-its `deps` and gets: for a `Kustomization`, its snapshot (read instead of its sources);
-for a `Component`, its source files (read directly: a component acts on its parent's
-resources and cannot be rendered alone) and the snapshots of the bases it names.""",
+its `deps` and reads its snapshot: a base's accumulated resources, or a component's files
+(with those of the components it names and its bases' snapshots). Analysis need not know
+which: the renderer reads the snapshot's header.""",
     fields = {
         "label": "Label: the target.",
-        "kind": "string: `Kustomization` or `Component`.",
+        "kind": "string: the `kind` attribute: `\"\"` (read from the kustomization file), `Kustomization` or `Component`.",
         "dir": "string: the kustomization directory, relative to the execution root (for example `examples/deploy/prod`, or `external/repo/pkg` for a target of another repository). The renderer matches `--dep DIR=SNAPSHOT` flags against it.",
-        "snapshot": "File or None: the snapshot of a `Kustomization` (`<name>.krmsnap`, docs/snapshot.md); None for a `Component`.",
-        "manifests": "File or None: the rendered manifests of a `Kustomization` (`<name>_manifests.yaml`, what `kustomize build DIR` prints; with stamping, `<name>_manifests.stamped.yaml`); None for a `Component`.",
-        "srcs": "depset of File: for a `Component`, its `srcs` and those of the components it names, transitively (a parent's render action reads them); for a `Kustomization`, its own `srcs`.",
-        "bases": "depset of struct(dir, snapshot, label, provenance): the `--dep DIR=SNAPSHOT` pairs that a kustomization including this target passes to the renderer (`provenance`: whether the snapshot carries provenance). For a `Kustomization`, one entry: itself. For a `Component`, the entries of its `deps` (its bases, and transitively those of the components it names).",
-        "inputs": "depset of File: the files that the render action of a kustomization including this target needs: for a `Kustomization`, its snapshot (the renderer finds it by the base's path: the base directory need not exist in the sandbox); for a `Component`, its `srcs` (transitively) and its `deps`' inputs.",
-        "functions": "list of struct(path, function): the exec functions that the render action of a kustomization including this target must declare (`--function PATH=EXECUTABLE`): for a `Component`, its `functions` and those of the components it names, transitively, with `path` relative to the execution root and `function` a `KrmFunctionInfo`; for a `Kustomization`, none (its functions ran in its own action).",
-        "components": "depset of struct(dir, label): for a `Component`, itself and the components it names, transitively (a kustomization including it applies them, and passes `--label-map DIR=LABEL` for each with provenance); for a `Kustomization`, empty.",
-        "provenance": "bool: whether this `Kustomization` renders with provenance (its snapshot carries it); False for a `Component`.",
-        "provenance_manifest": "File or None: `<name>.provenance.json` when `provenance` is True; None otherwise.",
+        "snapshot": "File: `<name>.krmsnap` (docs/snapshot.md), a kustomization's snapshot or a component's files.",
+        "manifests": "File or None: the rendered manifests (`<name>_manifests.yaml`, what `kustomize build DIR` prints; with stamping, `<name>_manifests.stamped.yaml`; empty for a component without `kind = \"Component\"`); None for `kind = \"Component\"`.",
+        "srcs": "depset of File: its own `srcs`.",
+        "bases": "depset of struct(dir, snapshot, label, provenance): the `--dep DIR=SNAPSHOT` that a kustomization including this target passes to the renderer: itself (`provenance`: whether the snapshot serves a parent rendering with provenance).",
+        "inputs": "depset of File: the files that the actions of a kustomization including this target need: its snapshot (the renderer finds it by the path the parent names: the directory need not exist in the sandbox).",
+        "functions": "list of struct(path, function): the exec functions that the actions of a kustomization including this target must declare (`--function PATH=EXECUTABLE`): unless `kind = \"Kustomization\"` (the target may be a component), its `functions` and those of its deps, transitively, with `path` relative to the execution root and `function` a `KrmFunctionInfo`; else none (its functions ran in its own actions).",
+        "components": "depset of struct(dir, label): unless `kind = \"Kustomization\"`, itself and those of its deps, transitively (a kustomization including it passes `--label-map DIR=LABEL` for each with provenance); else empty.",
+        "provenance": "bool: whether the snapshot serves a parent rendering with provenance (a kustomization rendering with provenance; a `kind = \"Component\"` whose bases have it).",
+        "provenance_manifest": "File or None: `<name>.provenance.json` when the target renders with provenance; None otherwise.",
     },
 )
 

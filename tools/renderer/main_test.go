@@ -246,3 +246,53 @@ func TestFlagErrorsArePrinted(t *testing.T) {
 		}
 	}
 }
+
+// krm render --inputs reads only the declared files, and the rules' two
+// actions (--snapshot alone, --manifests alone) give what krm build gives.
+func TestRenderInputs(t *testing.T) {
+	dir := tree(t, app)
+	t.Chdir(dir)
+	for name, content := range map[string]string{
+		"base.params":   "base/kustomization.yaml\nbase/cm.yaml\n",
+		"app.params":    "app/kustomization.yaml\n",
+		"broken.params": "broken/kustomization.yaml\n",
+		// A generated file: seen at its tree path, read from elsewhere.
+		"gen.params": "gen/kustomization.yaml\tapp/kustomization.yaml\n",
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := runCLI("render", "base", "--snapshot", "base.krmsnap", "--inputs", "base.params", "--label", "//base:base"); code != 0 {
+		t.Fatalf("render base: %d %s", code, stderr)
+	}
+	for _, d := range []string{"app", "gen"} {
+		code, _, stderr := runCLI("render", d, "--manifests", d+".yaml", "--inputs", d+".params", "--dep", "base=base.krmsnap", "--label", "//"+d+":"+d)
+		if code != 0 {
+			t.Fatalf("render %s: %d %s", d, code, stderr)
+		}
+		if m, err := os.ReadFile(d + ".yaml"); err != nil || string(m) != wantApp {
+			t.Errorf("%s manifests = %q, %v", d, m, err)
+		}
+		if _, err := os.Stat(d + ".krmsnap"); !os.IsNotExist(err) {
+			t.Errorf("%s: a snapshot was written without --snapshot", d)
+		}
+	}
+	// On disk, but not declared: missing, and the message is relative.
+	code, _, stderr := runCLI("render", "app", "--snapshot", "app.krmsnap", "--inputs", "app.params", "--label", "//app:app")
+	want := "'../base' (resources of app/kustomization.yaml) is not a declared input: add the krm_kustomization target of base to deps of //app:app"
+	if code != 1 || !strings.Contains(stderr, want) || strings.Contains(stderr, dir) {
+		t.Errorf("undeclared base: exit %d, stderr %q\nwant %s", code, stderr, want)
+	}
+	code, _, stderr = runCLI("render", "broken", "--snapshot", "b.krmsnap", "--inputs", "broken.params", "--label", "//broken:broken")
+	want = "'missing.yaml' (resources of broken/kustomization.yaml) is not a declared input: add broken/missing.yaml to srcs of //broken:broken"
+	if code != 1 || !strings.Contains(stderr, want) || strings.Contains(stderr, dir) {
+		t.Errorf("undeclared file: exit %d, stderr %q\nwant %s", code, stderr, want)
+	}
+	if code, _, stderr := runCLI("render", "app", "--snapshot", "x", "--inputs", "none.params"); code != 1 || !strings.Contains(stderr, "--inputs") {
+		t.Errorf("missing --inputs file: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runCLI("render", "base", "--snapshot", "x", "--inputs", "base.params", "--kind", "Component"); code != 1 || !strings.Contains(stderr, `says kind = "Component"`) {
+		t.Errorf("--kind: exit %d, stderr %q", code, stderr)
+	}
+}
