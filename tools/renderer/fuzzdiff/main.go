@@ -42,6 +42,8 @@ func main() {
 	kustomize := flag.String("kustomize", "", "the kustomize v5.8.2 binary (default: $KUSTOMIZE, else .bin/kustomize)")
 	save := flag.String("save", "", "write each differing tree as a differential case under this directory")
 	keep := flag.Bool("keep", false, "keep the generated trees (their directory is printed)")
+	dir := flag.String("dir", "", "compare this existing tree instead of generated ones (with -target)")
+	target := flag.String("target", ".", "with -dir: the directory to build, relative to it")
 	flag.BoolVar(&levels, "levels", false, "also render each tree as Bazel does (one kustomization at a time, bases from snapshots) and compare")
 	flag.Parse()
 	// The deprecation warnings krm's build prints, as kustomize does, are
@@ -72,6 +74,16 @@ func main() {
 		defer os.RemoveAll(work)
 	}
 	s := summary{}
+	if *dir != "" {
+		// An existing tree (a kept or saved one, while minimizing it).
+		r := runKustomize(bin, result{tree: &fuzztree.Tree{Target: *target}, root: *dir})
+		if d := compare(r); d != "" {
+			fmt.Printf("DIFF %s:\n%s\n", *dir, d)
+			os.Exit(1)
+		}
+		fmt.Println("fuzzdiff: no difference")
+		return
+	}
 	for r := range runOracle(bin, work, *seed, *n, *jobs) {
 		d := compare(r)
 		s.add(r, d)
@@ -138,8 +150,13 @@ func oracle(bin, work string, seed int64) result {
 		r.stderr = []byte(err.Error())
 		return r
 	}
-	cmd := exec.Command(bin, "build", t.Target)
-	cmd.Dir = root
+	return runKustomize(bin, r)
+}
+
+// runKustomize builds r's target with kustomize and records the result.
+func runKustomize(bin string, r result) result {
+	cmd := exec.Command(bin, "build", r.tree.Target)
+	cmd.Dir = r.root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
