@@ -125,3 +125,14 @@ func TestBuildDeprecatedFlags(t *testing.T) {
 		t.Errorf("%s=on: exit %d, stdout %q", managedByEnv, code, out)
 	}
 }
+
+// The line of a CI script that calls kustomize works with krm substituted.
+func TestBuildCIScriptLine(t *testing.T) {
+	dir := tree(t, app)
+	out := filepath.Join(t.TempDir(), "out.yaml")
+	code, _, stderr := runCLI("build", "--enable-alpha-plugins", "--load-restrictor", "LoadRestrictionsNone", "-o", out, filepath.Join(dir, "outside"))
+	got, err := os.ReadFile(out)
+	if want := "apiVersion: v1\ndata:\n  a: \"1\"\nkind: ConfigMap\nmetadata:\n  name: cm\n"; code != 0 || err != nil || string(got) != want {
+		t.Errorf("exit %d, stderr %q, out.yaml %q (%v), want %q", code, stderr, got, err, want)
+	}
+}

@@ -23,6 +23,9 @@ type snapshotChain struct {
 	done     map[string][]byte
 	inFlight map[string]bool
 	rendered int
+	// order lists the bases in the order their renders finished: each
+	// after the bases it includes.
+	order []string
 }
 
 func (c *snapshotChain) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
@@ -43,6 +46,22 @@ func (c *snapshotChain) Lookup(dir string) (*accumulate.Accumulation, string, bo
 		data = res.Snapshot
 		c.done[dir] = data
 		c.rendered++
+		c.order = append(c.order, dir)
+	}
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return s.Accumulation, s.KustomizationKind, true, nil
+}
+
+// fixedSnapshots hands out the snapshots rendered so far.
+type fixedSnapshots map[string][]byte
+
+func (f fixedSnapshots) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
+	data, ok := f[filepath.Clean(dir)]
+	if !ok {
+		return nil, "", false, nil
 	}
 	s, err := snapshot.Decode(data)
 	if err != nil {
@@ -75,6 +94,26 @@ func TestSnapshotLevels(t *testing.T) {
 			if !bytes.Equal(res.Manifests, tc.wantOut) {
 				t.Errorf("snapshot chain output differs from kustomize's (%d bases rendered separately)\n%s",
 					chain.rendered, textdiff.Unified(string(tc.wantOut), string(res.Manifests), 3, 200))
+			}
+			// Again as Bazel runs it: each kustomization in a process of its
+			// own (no state shared through kyaml's OpenAPI schema), bases first.
+			separate := fixedSnapshots{}
+			for _, base := range chain.order {
+				opts := tc.opts
+				opts.Prebuilt, opts.Hermetic, opts.Label = separate, true, "//"+base
+				r, err := build.Render(fs, base, opts, true)
+				if err != nil {
+					t.Fatalf("rendering %s on its own: %v", base, err)
+				}
+				separate[base] = r.Snapshot
+			}
+			opts.Prebuilt = separate
+			if res, err = build.Render(fs, dir, opts, true); err != nil {
+				t.Fatalf("rendering the top on its own: %v", err)
+			}
+			if !bytes.Equal(res.Manifests, tc.wantOut) {
+				t.Errorf("output of separate renders differs from kustomize's\n%s",
+					textdiff.Unified(string(tc.wantOut), string(res.Manifests), 3, 200))
 			}
 			// The snapshot of the top must itself be stable and decodable.
 			if _, err := snapshot.Decode(res.Snapshot); err != nil {

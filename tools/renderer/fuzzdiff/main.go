@@ -28,8 +28,10 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fuzztree"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
@@ -40,6 +42,9 @@ func main() {
 	kustomize := flag.String("kustomize", "", "the kustomize v5.8.2 binary (default: $KUSTOMIZE, else .bin/kustomize)")
 	save := flag.String("save", "", "write each differing tree as a differential case under this directory")
 	keep := flag.Bool("keep", false, "keep the generated trees (their directory is printed)")
+	dir := flag.String("dir", "", "compare this existing tree instead of generated ones (with -target)")
+	target := flag.String("target", ".", "with -dir: the directory to build, relative to it")
+	flag.BoolVar(&levels, "levels", false, "also render each tree as Bazel does (one kustomization at a time, bases from snapshots) and compare")
 	flag.Parse()
 	// The deprecation warnings krm's build prints, as kustomize does, are
 	// noise here.
@@ -69,6 +74,16 @@ func main() {
 		defer os.RemoveAll(work)
 	}
 	s := summary{}
+	if *dir != "" {
+		// An existing tree (a kept or saved one, while minimizing it).
+		r := runKustomize(bin, result{tree: &fuzztree.Tree{Target: *target}, root: *dir})
+		if d := compare(r); d != "" {
+			fmt.Printf("DIFF %s:\n%s\n", *dir, d)
+			os.Exit(1)
+		}
+		fmt.Println("fuzzdiff: no difference")
+		return
+	}
 	for r := range runOracle(bin, work, *seed, *n, *jobs) {
 		d := compare(r)
 		s.add(r, d)
@@ -82,6 +97,9 @@ func main() {
 		}
 		if !*keep {
 			os.RemoveAll(r.root)
+		}
+		if s.trees%100 == 0 {
+			fmt.Println(s) // progress of a long run
 		}
 	}
 	fmt.Println(s)
@@ -132,8 +150,13 @@ func oracle(bin, work string, seed int64) result {
 		r.stderr = []byte(err.Error())
 		return r
 	}
-	cmd := exec.Command(bin, "build", t.Target)
-	cmd.Dir = root
+	return runKustomize(bin, r)
+}
+
+// runKustomize builds r's target with kustomize and records the result.
+func runKustomize(bin string, r result) result {
+	cmd := exec.Command(bin, "build", r.tree.Target)
+	cmd.Dir = r.root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -158,17 +181,65 @@ func writeTree(root string, files map[string]string) error {
 	return nil
 }
 
+// levels makes compare also render level by level (-levels).
+var levels bool
+
 // compare builds r's tree with krm and describes how it differs from
 // kustomize's result ("" when it does not).
 func compare(r result) string {
-	got, err := build.Build(filesys.MakeFsOnDisk(), filepath.Join(r.root, r.tree.Target), build.Options{})
+	dir := filepath.Join(r.root, r.tree.Target)
+	if d := compareOne(r, "", func() ([]byte, error) { return build.Build(filesys.MakeFsOnDisk(), dir, build.Options{}) }); d != "" || !levels {
+		return d
+	}
+	return compareOne(r, "level by level: ", func() ([]byte, error) {
+		chain := &snapshotChain{done: map[string][]byte{}, inFlight: map[string]bool{}}
+		res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Prebuilt: chain, Hermetic: true, Label: "//top"}, true)
+		if err != nil {
+			return nil, err
+		}
+		return res.Manifests, nil
+	})
+}
+
+// snapshotChain renders each base on its own into a snapshot, as the
+// Bazel rules do, when its parent asks for it.
+type snapshotChain struct {
+	done     map[string][]byte
+	inFlight map[string]bool
+}
+
+func (c *snapshotChain) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
+	dir = filepath.Clean(dir)
+	data, ok := c.done[dir]
+	if !ok {
+		if c.inFlight[dir] {
+			return nil, "", false, fmt.Errorf("cycle at %s", dir)
+		}
+		c.inFlight[dir] = true
+		res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Prebuilt: c, Hermetic: true, Label: "//" + filepath.Base(dir)}, true)
+		delete(c.inFlight, dir)
+		if err != nil {
+			return nil, "", false, err
+		}
+		data = res.Snapshot
+		c.done[dir] = data
+	}
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return s.Accumulation, s.KustomizationKind, true, nil
+}
+
+func compareOne(r result, how string, krm func() ([]byte, error)) string {
+	got, err := krm()
 	switch {
 	case r.ok && err != nil:
-		return fmt.Sprintf("kustomize succeeds, krm fails: %v", err)
+		return fmt.Sprintf("%skustomize succeeds, krm fails: %v", how, err)
 	case !r.ok && err == nil:
-		return fmt.Sprintf("kustomize fails, krm succeeds:\n%s", r.stderr)
+		return fmt.Sprintf("%skustomize fails, krm succeeds:\n%s", how, r.stderr)
 	case r.ok && !bytes.Equal(got, r.stdout):
-		return "output differs (-kustomize +krm):\n" + textdiff.Unified(string(r.stdout), string(got), 3, 200)
+		return how + "output differs (-kustomize +krm):\n" + textdiff.Unified(string(r.stdout), string(got), 3, 200)
 	}
 	return ""
 }

@@ -26,6 +26,17 @@ type Accumulation struct {
 	// Provenance is the provenance of Resources as read from a snapshot,
 	// until the build that reads it attaches it to its tracker.
 	Provenance *provenance.SnapshotData
+	// OpenAPI is the first openapi setting met in the subtree of a base
+	// read from a snapshot; merging the base applies it, as kustomize
+	// applies a base's openapi to the build that includes it.
+	OpenAPI *OpenAPISetting
+}
+
+// OpenAPISetting is a kustomization's openapi field with the schema it
+// names (when it names a file).
+type OpenAPISetting struct {
+	Settings map[string]string
+	Schema   []byte
 }
 
 // NewAccumulation returns an empty accumulation.

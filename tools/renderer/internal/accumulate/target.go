@@ -48,6 +48,34 @@ type Env struct {
 	uses map[string]int
 	// Prov records provenance; nil (the default) records nothing.
 	Prov *provenance.Tracker
+	// openAPI is the first openapi setting met in this build.
+	openAPI *OpenAPISetting
+}
+
+// OpenAPI is the first openapi setting met in this build (the root's, else
+// a base's), which a snapshot of this kustomization carries to its parents.
+func (e *Env) OpenAPI() *OpenAPISetting { return e.openAPI }
+
+// InstallBaseOpenAPI installs the openapi setting of a base read from a
+// snapshot unless a schema is set already; merging the base (mergePrebuilt)
+// then records it as met.
+func InstallBaseOpenAPI(s *OpenAPISetting) error {
+	if len(s.Settings) > 0 {
+		customSchemaUsed = true
+	}
+	return openapi.SetSchema(s.Settings, s.Schema, false)
+}
+
+// applyOpenAPI installs s unless a schema is set already (kyaml keeps the
+// first one, the root's first) and remembers it as met.
+func (e *Env) applyOpenAPI(s *OpenAPISetting, isRoot bool) error {
+	if len(s.Settings) > 0 {
+		customSchemaUsed = true
+		if e.openAPI == nil {
+			e.openAPI = s
+		}
+	}
+	return openapi.SetSchema(s.Settings, s.Schema, isRoot)
 }
 
 // Prebuilt looks up the rendered accumulation of a base directory.
@@ -411,6 +439,11 @@ func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, 
 		}
 	}
 	pre.Provenance = nil
+	if pre.OpenAPI != nil {
+		if err := t.env.applyOpenAPI(pre.OpenAPI, false); err != nil {
+			return nil, fmt.Errorf("base '%s': openapi %v: %w", path, pre.OpenAPI.Settings, err)
+		}
+	}
 	if err := acc.Merge(pre); err != nil {
 		return nil, fmt.Errorf("recursed merging from path '%s': %w", dir, err)
 	}
@@ -549,10 +582,7 @@ func setOpenAPI(t *Target, isRoot bool) error {
 			return fmt.Errorf("%s: openapi: %w", t.kustPath(), err)
 		}
 	}
-	if len(settings) > 0 {
-		customSchemaUsed = true
-	}
-	if err := openapi.SetSchema(settings, data, isRoot); err != nil {
+	if err := t.env.applyOpenAPI(&OpenAPISetting{Settings: settings, Schema: data}, isRoot); err != nil {
 		return fmt.Errorf("%s: openapi %v: %w", t.kustPath(), settings, err)
 	}
 	return nil

@@ -230,6 +230,9 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		if env.Prov != nil {
 			h.Provenance = env.Prov.Export(acc.Resources.Resources())
 		}
+		if o := env.OpenAPI(); o != nil {
+			h.OpenAPI = &snapshot.OpenAPI{Settings: o.Settings, Schema: string(o.Schema)}
+		}
 		res.Snapshot, err = snapshot.Encode(acc, h)
 		if err != nil {
 			return nil, err

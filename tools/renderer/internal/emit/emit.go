@@ -5,6 +5,7 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"log"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -51,6 +52,10 @@ func has(list []string, s string) bool {
 
 // Prepare sorts m and strips kustomize's internal bookkeeping from it.
 func Prepare(m resmap.ResMap, o Options) error {
+	if o.SortOptions != nil && o.Reorder != "" {
+		log.Println("Warning: Sorting order is set both in 'kustomization.yaml' ('sortOptions') and in a CLI flag ('--reorder'). " +
+			"Using the kustomization file over the CLI flag.") // kustomize's words
+	}
 	if o.SortOptions != nil || o.Reorder != ReorderNone {
 		if err := Sort(m, o.SortOptions); err != nil {
 			return err

@@ -79,14 +79,25 @@ func (g *gen) tree() *Tree {
 	// bases not used yet.
 	prev := ""
 	levels := 1 + g.intn(3)
+	var used []string
 	for l := 0; l < levels; l++ {
 		dir := fmt.Sprintf("overlay%d", l)
 		var deps []string
 		if prev != "" {
 			deps = append(deps, "../"+prev)
 		}
+		// A diamond: a variant of a base already used, under another
+		// name prefix (else its objects would collide).
+		if len(used) > 0 && g.chance(0.3) {
+			variant := fmt.Sprintf("variant%d", l)
+			g.files[variant+"/kustomization.yaml"] = fmt.Sprintf("namePrefix: v%d-\n", l)
+			g.kustomizationWith(variant, []string{"../" + used[g.intn(len(used))]}, nil, false,
+				g.files[variant+"/kustomization.yaml"])
+			deps = append(deps, "../"+variant)
+		}
 		for len(bases) > 0 && (prev == "" || g.chance(0.3)) {
 			deps = append(deps, "../"+bases[0])
+			used = append(used, bases[0])
 			bases = bases[1:]
 			if g.chance(0.5) {
 				break
@@ -112,7 +123,13 @@ func (g *gen) tree() *Tree {
 // kustomization writes dir/kustomization.yaml with its own resources,
 // the given bases and components, and random fields.
 func (g *gen) kustomization(dir string, bases, comps []string, component bool) {
+	g.kustomizationWith(dir, bases, comps, component, "")
+}
+
+// kustomizationWith is kustomization with head written first.
+func (g *gen) kustomizationWith(dir string, bases, comps []string, component bool, head string) {
 	var k strings.Builder
+	k.WriteString(head)
 	if component {
 		k.WriteString("apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n")
 	}
@@ -390,7 +407,7 @@ func (g *gen) someObject(kinds ...string) object {
 }
 
 func (g *gen) namePrefix(k *strings.Builder, _ string) {
-	if g.chance(0.6) {
+	if g.chance(0.6) && !strings.HasPrefix(k.String(), "namePrefix:") {
 		fmt.Fprintf(k, "namePrefix: %s-\n", g.word())
 	}
 	if g.chance(0.4) {

@@ -510,7 +510,8 @@ func (m *Map) copyWith(f func(*resource.Resource) *resource.Resource) resmap.Res
 }
 
 func (m *Map) DeepCopy() resmap.ResMap {
-	return m.copyWith(func(r *resource.Resource) *resource.Resource { return r.DeepCopy() })
+	seen := map[*yaml.Node]*yaml.Node{}
+	return m.copyWith(func(r *resource.Resource) *resource.Resource { return copySharing(r, seen) })
 }
 
 func (m *Map) ShallowCopy() resmap.ResMap {

@@ -148,11 +148,12 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head)
 	for _, r := range res {
+		// Anchors keep the nodes an object shares (resourcemap.AnchorShared).
 		// Comments never reach kustomize's output: leaving them out makes a
 		// comment-only edit of a base re-run nothing above it.
-		n := r.RNode.Copy()
-		stripComments(n.YNode())
-		s, err := n.String()
+		n := resourcemap.AnchorShared(r.RNode.YNode())
+		stripComments(n)
+		s, err := kyaml.NewRNode(n).String()
 		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", r.CurId(), err)
 		}
@@ -200,7 +201,9 @@ func DecodeHeader(data []byte) (*Header, error) {
 
 // Decode reads a snapshot written by Encode.
 func Decode(data []byte) (*Snapshot, error) {
-	nodes, err := kio.FromBytes(data)
+	// Not kio.FromBytes: it expands the anchors Encode writes for shared
+	// nodes into copies; ResolveShared turns them back into sharing.
+	nodes, err := (&kio.ByteReader{OmitReaderAnnotations: true, Reader: bytes.NewReader(data)}).Read()
 	if err != nil {
 		return nil, fmt.Errorf("malformed snapshot: %w", err)
 	}
@@ -232,11 +235,24 @@ func Decode(data []byte) (*Snapshot, error) {
 			return nil, err
 		}
 	}
+	if h.OpenAPI != nil {
+		// Installed before the resources are read, as kustomize installs a
+		// base's schema when it enters the base: reading them may parse
+		// the default schema, which a custom one then only adds to.
+		acc.OpenAPI = &accumulate.OpenAPISetting{Settings: h.OpenAPI.Settings}
+		if h.OpenAPI.Schema != "" {
+			acc.OpenAPI.Schema = []byte(h.OpenAPI.Schema)
+		}
+		if err := accumulate.InstallBaseOpenAPI(acc.OpenAPI); err != nil {
+			return nil, fmt.Errorf("snapshot openapi %v: %w", h.OpenAPI.Settings, err)
+		}
+	}
 	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
 		return nil, err
 	}
 	list := make([]*resource.Resource, len(nodes))
 	for i, n := range nodes {
+		resourcemap.ResolveShared(n.YNode())
 		r := &resource.Resource{RNode: *n}
 		names := h.RefVars[i]
 		for _, name := range names {
