@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Speed and memory benchmark: `krm build all` vs `kustomize build all` on a
-# synthetic ~4000-resource tree (bench/gen), timed by bench/measure.
+# synthetic ~4000-resource tree (bench/gen), timed by bench/measure, and the
+# parse-and-write floor (bench/floor: every input file parsed with kyaml and
+# written back) that no renderer can beat.
 #
 # Usage: scripts/bench.sh
 #
@@ -36,35 +38,9 @@ SEED=${SEED:-1}
 
 log() { echo "bench: $*" >&2; }
 
-# Absolute path of a command given as a path or a name on $PATH.
-abspath() {
-  case $1 in
-    */*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;;
-    *) command -v "$1" ;;
-  esac
-}
-
-# --- tools -----------------------------------------------------------------
-if [[ -z ${KUSTOMIZE:-} ]]; then
-  KUSTOMIZE=$ROOT/.bin/kustomize
-  if [[ ! -x $KUSTOMIZE ]] || [[ $("$KUSTOMIZE" version 2>/dev/null) != "$KUSTOMIZE_VERSION" ]]; then
-    log "installing kustomize $KUSTOMIZE_VERSION into .bin/"
-    GOBIN=$ROOT/.bin go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
-  fi
-fi
-KUSTOMIZE=$(abspath "$KUSTOMIZE")
-kversion=$("$KUSTOMIZE" version 2>/dev/null || echo unknown)
-[[ $kversion == "$KUSTOMIZE_VERSION" ]] || log "WARNING: $KUSTOMIZE reports version $kversion, expected $KUSTOMIZE_VERSION"
-
-if [[ -z ${KRM:-} ]]; then
-  log "building .bin/krm"
-  if ! go build -o .bin/krm ./tools/renderer; then
-    log "FAILED: go build ./tools/renderer (set KRM=PATH to benchmark another binary, e.g. KRM=.bin/kustomize)"
-    exit 1
-  fi
-  KRM=$ROOT/.bin/krm
-fi
-KRM=$(abspath "$KRM")
+# --- tools: KUSTOMIZE, kversion, KRM ---------------------------------------
+# shellcheck source=scripts/bench-tools.sh
+source "$ROOT/scripts/bench-tools.sh"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench.XXXXXX")
 if [[ ${KEEP:-} == 1 ]]; then
@@ -75,6 +51,7 @@ fi
 
 go build -o "$TMP/measure" ./bench/measure
 go build -o "$TMP/gen" ./bench/gen
+go build -o "$TMP/floor" ./bench/floor
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 
@@ -96,6 +73,13 @@ if ! mline=$("$TMP/measure" -label krm -dir "$TMP/tree" -n "$RUNS" -warmup "$WAR
   exit 1
 fi
 
+# The floor: parse every input file with kyaml and write it back (bench/floor).
+log "floor: parse and write every input file: $WARMUP warm-up + $RUNS runs"
+if ! fline=$("$TMP/measure" -label floor -n "$RUNS" -warmup "$WARMUP" -stdout "$TMP/floor.yaml" -- "$TMP/floor" "$TMP/tree"); then
+  log "FAILED: bench/floor"
+  exit 1
+fi
+
 # field LINE KEY: value of KEY in a measure output line.
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
@@ -103,6 +87,7 @@ k_ms=$(field "$kline" median_ms); k_min=$(field "$kline" min_ms); k_max=$(field 
 k_cpu=$(field "$kline" cpu_ms); k_rss=$(field "$kline" peak_rss_kb); k_docs=$(field "$kline" docs)
 m_ms=$(field "$mline" median_ms); m_min=$(field "$mline" min_ms); m_max=$(field "$mline" max_ms)
 m_cpu=$(field "$mline" cpu_ms); m_rss=$(field "$mline" peak_rss_kb); m_docs=$(field "$mline" docs)
+f_ms=$(field "$fline" median_ms); f_cpu=$(field "$fline" cpu_ms); f_rss=$(field "$fline" peak_rss_kb)
 
 identical=yes
 cmp -s "$TMP/kustomize.yaml" "$TMP/krm.yaml" || identical=no
@@ -117,13 +102,16 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
   echo "median of $RUNS runs after $WARMUP warm-up (kustomize: $KUSTOMIZE_RUNS after $KUSTOMIZE_WARMUP); krm=${KRM#"$ROOT"/} kustomize=${KUSTOMIZE#"$ROOT"/}"
   echo
   awk -v km="$k_ms" -v kmin="$k_min" -v kmax="$k_max" -v kc="$k_cpu" -v kr="$k_rss" \
-      -v mm="$m_ms" -v mmin="$m_min" -v mmax="$m_max" -v mc="$m_cpu" -v mr="$m_rss" -v kv="$kversion" 'BEGIN {
+      -v mm="$m_ms" -v mmin="$m_min" -v mmax="$m_max" -v mc="$m_cpu" -v mr="$m_rss" -v kv="$kversion" \
+      -v fm="$f_ms" -v fc="$f_cpu" -v fr="$f_rss" 'BEGIN {
     printf "| %-16s | %14s | %17s | %13s | %11s |\n", "tool", "median wall ms", "min-max wall ms", "median CPU ms", "peak RSS MB"
     printf "|%s|%s|%s|%s|%s|\n", "------------------", "---------------:", "------------------:", "--------------:", "------------:"
     printf "| %-16s | %14.1f | %17s | %13.1f | %11.1f |\n", "krm", mm, sprintf("%.1f-%.1f", mmin, mmax), mc, mr/1024
     printf "| %-16s | %14.1f | %17s | %13.1f | %11.1f |\n", "kustomize " kv, km, sprintf("%.1f-%.1f", kmin, kmax), kc, kr/1024
+    printf "| %-16s | %14.1f | %17s | %13.1f | %11.1f |\n", "floor", fm, "", fc, fr/1024
     printf "\n"
     printf "time   kustomize/krm: %.2fx (wall), %.2fx (CPU)\n", (mm > 0 ? km/mm : 0), (mc > 0 ? kc/mc : 0)
+    printf "time   krm/floor:     %.2fx (wall), %.2fx (CPU)\n", (fm > 0 ? mm/fm : 0), (fc > 0 ? mc/fc : 0)
     printf "memory krm/kustomize: %.3fx (peak RSS)\n", (kr > 0 ? mr/kr : 0)
   }'
   echo "output byte-identical: $identical (kustomize $k_docs docs, krm $m_docs docs)"

@@ -176,11 +176,38 @@ func fromStarlarkAt(v starlark.Value, path string, depth int) (*yaml.Node, error
 // tools still use) would read it as another type, like "yes" or "on".
 func stringNode(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s}
-	if yaml.IsValueNonString(s) {
+	if !isPlainWord(s) && yaml.IsValueNonString(s) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
 }
+
+// yaml11Words are the words YAML 1.1 reads as booleans or null.
+var yaml11Words = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+	"n": true, "N": true, "no": true, "No": true, "NO": true,
+	"true": true, "True": true, "TRUE": true, "false": true, "False": true, "FALSE": true,
+	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+	"null": true, "Null": true, "NULL": true,
+}
+
+// isPlainWord reports strings YAML 1.1 surely reads as strings, without
+// kyaml's check (a YAML parse per string): a letter, then letters, digits
+// and -_./, and none of YAML 1.1's boolean or null words.
+func isPlainWord(s string) bool {
+	if s == "" || !isASCIILetter(s[0]) || yaml11Words[s] {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !isASCIILetter(c) && (c < '0' || c > '9') && c != '-' && c != '_' && c != '.' && c != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 
 // formatFloat writes a float so that YAML reads it back as a float.
 func formatFloat(f float64) string {

@@ -213,3 +213,17 @@ func TestFormatFloat(t *testing.T) {
 		}
 	}
 }
+
+func TestIsPlainWordAgreesWithKyaml(t *testing.T) {
+	for _, s := range []string{"web", "nginx", "app.kubernetes.io/name", "cm-1", "a_b", "yes", "Yes", "on", "OFF",
+		"y", "n", "null", "True", "e10", "x1e3", "no-way", "NaN", "inf", "a.b.c", "A", "z"} {
+		if isPlainWord(s) && yaml.IsValueNonString(s) {
+			t.Errorf("%q: isPlainWord but kyaml reads it as a non-string", s)
+		}
+	}
+	for _, s := range []string{"yes", "On", "NULL", "1", "-a", "a: b", "[a]", "", "a b", "a#b"} {
+		if isPlainWord(s) {
+			t.Errorf("%q: isPlainWord, want the full check", s)
+		}
+	}
+}

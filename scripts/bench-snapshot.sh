@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Cost of the Bazel path: the top render of the synthetic tree (bench/gen)
+# from its bases' snapshots, as a krm_kustomization action runs it, vs
+# `krm build all` from sources. Every other kustomization is rendered to a
+# snapshot first, level by level (bases, layers, envs, regions); then `krm
+# render all --dep ...` is timed against `krm build all` in the same run,
+# and both must print the same manifests.
+#
+# Usage: scripts/bench-snapshot.sh
+#
+# Environment:
+#   KRM=PATH        binary (default: build .bin/krm from ./tools/renderer)
+#   RUNS=5, WARMUP=1, APPS=40, SEED=1, KEEP=1   as in scripts/bench.sh
+set -euo pipefail
+export GOTOOLCHAIN=local
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+RUNS=${RUNS:-5}
+WARMUP=${WARMUP:-1}
+APPS=${APPS:-40}
+SEED=${SEED:-1}
+
+log() { echo "bench-snapshot: $*" >&2; }
+
+if [[ -z ${KRM:-} ]]; then
+  log "building .bin/krm"
+  go build -o .bin/krm ./tools/renderer
+  KRM=$ROOT/.bin/krm
+fi
+KRM=$(cd "$(dirname "$KRM")" && pwd)/$(basename "$KRM")
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-snapshot.XXXXXX")
+if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
+go build -o "$TMP/measure" ./bench/measure
+go build -o "$TMP/gen" ./bench/gen
+"$TMP/gen" -out "$TMP/tree" -apps "$APPS" -seed "$SEED" >&2
+cd "$TMP/tree"
+
+# Render each level from the snapshots of the levels below it.
+deps=()
+mkdir -p "$TMP/snap"
+for level in bases layers envs regions; do
+  for dir in "$level"/*/; do
+    dir=${dir%/}
+    snap=$TMP/snap/${dir//\//_}.json
+    "$KRM" render "$dir" --snapshot "$snap" "${deps[@]}"
+    deps+=(--dep "$dir=$snap")
+  done
+done
+log "rendered $((${#deps[@]} / 2)) snapshots ($(du -sh "$TMP/snap" | cut -f1))"
+
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+log "krm build all: $WARMUP warm-up + $RUNS runs"
+b=$("$TMP/measure" -label build -n "$RUNS" -warmup "$WARMUP" -stdout "$TMP/build.yaml" -- "$KRM" build all)
+log "krm render all from snapshots: $WARMUP warm-up + $RUNS runs"
+r=$("$TMP/measure" -label render -n "$RUNS" -warmup "$WARMUP" -- \
+  "$KRM" render all --snapshot "$TMP/all.json" --manifests "$TMP/render-run.yaml" "${deps[@]}")
+"$KRM" render all --snapshot "$TMP/all.json" --manifests "$TMP/render.yaml" "${deps[@]}"
+same=yes
+cmp -s "$TMP/build.yaml" "$TMP/render.yaml" || same=no
+
+echo
+echo "krm: top render of bench/gen (apps=$APPS) from snapshots vs \`krm build all\`, median of $RUNS runs"
+echo "$(nproc) CPUs, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v bm="$(field "$b" median_ms)" -v bc="$(field "$b" cpu_ms)" -v br="$(field "$b" peak_rss_kb)" \
+    -v rm="$(field "$r" median_ms)" -v rc="$(field "$r" cpu_ms)" -v rr="$(field "$r" peak_rss_kb)" 'BEGIN {
+  printf "| %-28s | %14s | %13s | %11s |\n", "step", "median wall ms", "median CPU ms", "peak RSS MB"
+  printf "|------------------------------|---------------:|--------------:|------------:|\n"
+  printf "| %-28s | %14.1f | %13.1f | %11.1f |\n", "krm build all (sources)", bm, bc, br/1024
+  printf "| %-28s | %14.1f | %13.1f | %11.1f |\n", "krm render all (snapshots)", rm, rc, rr/1024
+  printf "\nrender/build: %.2fx (wall), %.2fx (CPU)\n", (bm > 0 ? rm/bm : 0), (bc > 0 ? rc/bc : 0)
+}'
+echo "manifests identical: $same"
+[[ $same == yes ]]
