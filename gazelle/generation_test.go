@@ -19,6 +19,14 @@ func TestGeneration(t *testing.T) {
 	bin := *gazelleBinary
 	if bin == "" {
 		bin = buildGazelle(t)
+	} else if !filepath.IsAbs(bin) {
+		// $(rootpath) is relative to the workspace's runfiles root; bazel test starts
+		// in this package's directory below it.
+		abs, err := filepath.Abs(filepath.Join("..", bin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = abs
 	}
 	abs, err := filepath.Abs("testdata")
 	if err != nil {
