@@ -33,5 +33,7 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/cache-test.sh
   echo "== bazel: e2e workspace (scripts/e2e-test.sh)"
   scripts/e2e-test.sh
+  echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
+  scripts/remote-cache-test.sh
 fi
 echo "== all tests passed"
