@@ -167,6 +167,10 @@ krm_spawns() {
   }' | sort
 }
 
+# Checkout B downloads only the outputs of the targets it builds, snapshots and provenance
+# manifests included (what the comparison needs), not the renderer's compiled packages.
+download_flags=(--remote_download_toplevel --output_groups=+snapshot,+provenance)
+
 failures=0
 fail() {
   echo "FAIL: $*" >&2
@@ -241,7 +245,7 @@ for tree in "${trees[@]}"; do
   for strategy in local sandboxed; do
     name=b_${tag}_$strategy
     bazel_in b "$sub" clean >/dev/null 2>&1
-    build b "$sub" "$name" "$patterns" --spawn_strategy="$strategy" --noremote_upload_local_results
+    build b "$sub" "$name" "$patterns" --spawn_strategy="$strategy" --noremote_upload_local_results "${download_flags[@]}"
     executed_krm=$(krm_spawns "$dir/exec_$name.json" executed)
     hits=$(krm_spawns "$dir/exec_$name.json" cached | grep -c '^KrmRender ' || true)
     echo "$name: remote cache hit rate of renders: $hits/$n_renders"
@@ -275,7 +279,7 @@ for tree in "${trees[@]}"; do
   printf 'commonAnnotations:\n  remote-cache-test/run: "%s"\n' "$nonce" >>"$kfile"
   name=b_${tag}_edit
   bazel_in b "$sub" clean >/dev/null 2>&1
-  build b "$sub" "$name" "$patterns"
+  build b "$sub" "$name" "$patterns" "${download_flags[@]}"
   executed_labels=$(krm_spawns "$dir/exec_$name.json" executed | awk '$1 == "KrmRender" { print $2 }' |
     sed -E 's|^bazel-out/[^/]+/bin/(external/([^/]+)/)?(.*)/([^/]+)\.krmsnap$|@\2//\3:\4|; s|^@//|//|' | sort)
   echo "$name: changed $edit_target; renders executed:" $executed_labels
