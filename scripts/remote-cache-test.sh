@@ -25,11 +25,11 @@ if ! command -v nginx >/dev/null 2>&1; then
   apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx
 fi
 
-# The trees to check, one per line: the workspace directory (relative to the repository),
-# the target patterns to build, and the krm_kustomization of that workspace to change in
-# step 4 (its kustomization file must not set commonAnnotations).
+# The trees to check, one per entry: the workspace directory (relative to the repository),
+# the krm_kustomization of that workspace to change in step 4 (its kustomization file must
+# not set commonAnnotations; - for none), then the target patterns to build.
 trees=(
-  ". //examples/... //examples/components/base:base"
+  ". //examples/components/base:base //examples/..."
 )
 
 dir=$(krm_test_dir remote-cache)
@@ -214,7 +214,7 @@ outputs_of() {
 total_hits=0
 total_renders=0
 for tree in "${trees[@]}"; do
-  read -r sub patterns edit_target <<<"$tree"
+  read -r sub edit_target patterns <<<"$tree"
   echo "== tree $sub: $patterns"
   # The renders to expect: one per krm_kustomization of kind Kustomization in the patterns,
   # but those tagged manual (which patterns like //examples/... skip).
