@@ -39,5 +39,7 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/e2e-test.sh
   echo "== bazel: gazelle on whole trees (scripts/gazelle-e2e-test.sh)"
   scripts/gazelle-e2e-test.sh
+  echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
+  scripts/remote-cache-test.sh
 fi
 echo "== all tests passed"
