@@ -87,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 type buildOptions struct {
 	output         string
 	loadRestrictor string
+	helm           helmFlags
 	prov           provenanceFlags
 	fs             *pflag.FlagSet
 }
@@ -133,6 +134,7 @@ func buildFlags(stderr io.Writer) *buildOptions {
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly,
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
 	o.prov.register(o.fs)
+	o.helm.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		o.fs.PrintDefaults()
@@ -161,7 +163,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov}, false)
+	res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov, Helm: o.helm.config(stderr)}, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
@@ -252,6 +254,7 @@ func runRender(args []string, stderr io.Writer) int {
 	}
 	res, err := build.Render(filesys.MakeFsOnDisk(), o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
+		Helm: renderHelm, // helm_flags.go
 	}, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -26,6 +26,10 @@ type Accumulation struct {
 	// Provenance is the provenance of Resources as read from a snapshot,
 	// until the build that reads it attaches it to its tracker.
 	Provenance *provenance.SnapshotData
+	// HelmUnnamespaced says a helmCharts entry in this tree was rendered
+	// without a namespace because no kustomization up to here sets one; an
+	// including kustomization with a namespace would have given it its own.
+	HelmUnnamespaced bool
 }
 
 // NewAccumulation returns an empty accumulation.
@@ -52,6 +56,7 @@ func (a *Accumulation) Merge(other *Accumulation) error {
 	if err := a.MergeConfig(other.Config); err != nil {
 		return err
 	}
+	a.HelmUnnamespaced = a.HelmUnnamespaced || other.HelmUnnamespaced
 	return a.Vars.MergeSet(other.Vars)
 }
 
@@ -77,5 +82,6 @@ func (a *Accumulation) MergeVars(incoming []types.Var) error {
 
 // DeepCopy returns an accumulation sharing nothing mutable with a.
 func (a *Accumulation) DeepCopy() *Accumulation {
-	return &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy()}
+	return &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy(),
+		HelmUnnamespaced: a.HelmUnnamespaced}
 }

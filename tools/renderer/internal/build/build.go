@@ -47,6 +47,9 @@ type Options struct {
 	// produces a provenance manifest (docs/provenance.md). Snapshots then
 	// carry provenance too, and bases read from snapshots must have it.
 	Provenance *provenance.Options
+	// Helm configures helmCharts as kustomize's --enable-helm and --helm-*
+	// flags do; charts are rendered in-process, so Command is not used.
+	Helm types.HelmConfig
 }
 
 // Result is what Render produces.
@@ -103,6 +106,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	env := NewEnv()
 	env.Hermetic, env.Label = opts.Hermetic, opts.Label
 	env.Memoize = !opts.Hermetic
+	env.Plugins.HelmConfig = opts.Helm
 	if opts.Provenance != nil {
 		if env.Prov, err = provenance.New(fsys, *opts.Provenance); err != nil {
 			return nil, err

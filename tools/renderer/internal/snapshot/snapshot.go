@@ -57,6 +57,8 @@ type Header struct {
 	// Provenance is the provenance of the resources (docs/provenance.md),
 	// present only when rendered with provenance.
 	Provenance *provenance.SnapshotData `json:"provenance,omitempty"`
+	// HelmUnnamespaced is Accumulation.HelmUnnamespaced.
+	HelmUnnamespaced bool `json:"helmUnnamespaced,omitempty"`
 	// Resources is the number of resource documents that follow.
 	Resources int `json:"resources"`
 }
@@ -81,6 +83,7 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 		h.Config = acc.Config
 	}
 	h.Vars = acc.Vars.AsSlice()
+	h.HelmUnnamespaced = acc.HelmUnnamespaced
 	res := acc.Resources.Resources()
 	h.Resources = len(res)
 	for i, r := range res {
@@ -145,6 +148,7 @@ func Decode(data []byte) (*Snapshot, error) {
 	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
 		return nil, err
 	}
+	acc.HelmUnnamespaced = h.HelmUnnamespaced
 	list := make([]*resource.Resource, len(nodes))
 	for i, n := range nodes {
 		r := &resource.Resource{RNode: *n}
