@@ -36,14 +36,7 @@ def go_dependencies():
         sum = "h1:SqQKkuVZ+zWkMMNkjy5FZe5mr5WURWnlpmOuzYWrPrQ=",
         version = "v4.13.1",
     )
-    go_repository(
-        name = "com_github_armon_go_radix",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/armon/go-radix",
-        sum = "h1:F4z6KzEeeQIMeLFa97iZU6vupzoecKdU5TX24SNppXI=",
-        version = "v1.0.0",
-    )
+
     go_repository(
         name = "com_github_asaskevich_govalidator",
         build_config = "@rules_krm//:WORKSPACE",
@@ -67,14 +60,6 @@ def go_dependencies():
         importpath = "github.com/beorn7/perks",
         sum = "h1:VlbKKnNfV8bJzeqoa4cOKqO6bYr3WgKZxO8Z16+hsOM=",
         version = "v1.0.1",
-    )
-    go_repository(
-        name = "com_github_bgentry_speakeasy",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/bgentry/speakeasy",
-        sum = "h1:ByYyxL9InA1OWqxJqqp2A5pYHUrCiAL6K3J+LKSsQkY=",
-        version = "v0.1.0",
     )
 
     go_repository(
@@ -101,14 +86,7 @@ def go_dependencies():
         sum = "h1:dRaEfpa2VI55EwlIW72hMRHdWouJeRF7TPYhI+AUQjk=",
         version = "v1.6.0",
     )
-    go_repository(
-        name = "com_github_bwesterb_go_ristretto",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/bwesterb/go-ristretto",
-        sum = "h1:1w53tCkGhCQ5djbat3+MH0BAQ5Kfgbt56UZQ/JMzngw=",
-        version = "v1.2.3",
-    )
+
     go_repository(
         name = "com_github_cenkalti_backoff_v5",
         build_config = "@rules_krm//:WORKSPACE",
@@ -150,14 +128,7 @@ def go_dependencies():
         sum = "h1:9GPOhQGF9MCYUeXyMYlqTR6a5gTrgR/fBLXvUgtVcg8=",
         version = "v1.6.3",
     )
-    go_repository(
-        name = "com_github_coreos_go_oidc",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/coreos/go-oidc",
-        sum = "h1:6W0vGJR3Tu0r0PwfmjOrRZSlfxeEln8dsejt3ZWIvwo=",
-        version = "v2.5.0+incompatible",
-    )
+
     go_repository(
         name = "com_github_coreos_go_semver",
         build_config = "@rules_krm//:WORKSPACE",
@@ -182,14 +153,7 @@ def go_dependencies():
         sum = "h1:XJtiaUW6dEEqVuZiMTn1ldk455QWwEIsMIJlo5vtkx0=",
         version = "v2.0.6",
     )
-    go_repository(
-        name = "com_github_creack_pty",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/creack/pty",
-        sum = "h1:n56/Zwd5o6whRC5PMGretI4IdRLlmBXYNjScPaBgsbY=",
-        version = "v1.1.18",
-    )
+
     go_repository(
         name = "com_github_cyphar_filepath_securejoin",
         build_config = "@rules_krm//:WORKSPACE",
@@ -215,14 +179,7 @@ def go_dependencies():
         sum = "h1:U9qPSI2PIWSS1VwoXQT9A3Wy9MM3WgvqSxFWenqJduM=",
         version = "v1.1.2-0.20180830191138-d8f796af33cc",
     )
-    go_repository(
-        name = "com_github_denisenkom_go_mssqldb",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/denisenkom/go-mssqldb",
-        sum = "h1:RSohk2RsiZqLZ0zCjtfn3S4Gp4exhpBWHyQ7D0yGjAk=",
-        version = "v0.9.0",
-    )
+
     go_repository(
         name = "com_github_dgryski_go_rendezvous",
         build_config = "@rules_krm//:WORKSPACE",
@@ -312,14 +269,7 @@ def go_dependencies():
         sum = "h1:Wl78ApPPB2Wvf/TIe2xdyJxTlb6obmF18d8QdkxNDu4=",
         version = "v0.0.0-20210407135951-1de76d718b3f",
     )
-    go_repository(
-        name = "com_github_fatih_camelcase",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/fatih/camelcase",
-        sum = "h1:hxNvNX/xYBp0ovncs8WyWZrOrpBNub/JfaMvbURyft8=",
-        version = "v1.0.0",
-    )
+
     go_repository(
         name = "com_github_fatih_color",
         build_config = "@rules_krm//:WORKSPACE",
@@ -393,14 +343,6 @@ def go_dependencies():
         sum = "h1:moDMcTHmvE6Groj34emNPLs/qtYXRVcd6S7NHbHz3kA=",
         version = "v4.1.4",
     )
-    go_repository(
-        name = "com_github_go_logfmt_logfmt",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/go-logfmt/logfmt",
-        sum = "h1:wGYYu3uicYdqXVgoYbvnkrPVXkuLM1p1ifugDMEdRi4=",
-        version = "v0.6.0",
-    )
 
     go_repository(
         name = "com_github_go_logr_logr",
@@ -417,14 +359,6 @@ def go_dependencies():
         importpath = "github.com/go-logr/stdr",
         sum = "h1:hSWxHoqTgW2S2qGc0LTAI563KZ5YKYRhT3MFKZMbjag=",
         version = "v1.2.2",
-    )
-    go_repository(
-        name = "com_github_go_logr_zapr",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/go-logr/zapr",
-        sum = "h1:XGdV8XW8zdwFiwOA2Dryh1gj2KRQyOOoNmBy4EplIcQ=",
-        version = "v1.3.0",
     )
 
     go_repository(
@@ -563,22 +497,7 @@ def go_dependencies():
         sum = "h1:5PKH2HE7YJ/LuRPQGvSxBRlFXNQhSetBLlGAgUEu3ug=",
         version = "v2.6.0",
     )
-    go_repository(
-        name = "com_github_go_sql_driver_mysql",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/go-sql-driver/mysql",
-        sum = "h1:LedoTUt/eveggdHS9qUFC1EFSa8bU2+1pZjSRpvNJ1Y=",
-        version = "v1.8.1",
-    )
-    go_repository(
-        name = "com_github_go_task_slim_sprig_v3",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/go-task/slim-sprig/v3",
-        sum = "h1:sUs3vkvUymDpBKi3qH1YSqBQk9+9D/8M2mN1vB6EwHI=",
-        version = "v3.0.0",
-    )
+
     go_repository(
         name = "com_github_gobwas_glob",
         build_config = "@rules_krm//:WORKSPACE",
@@ -587,22 +506,7 @@ def go_dependencies():
         sum = "h1:A4xDbljILXROh+kObIiy5kIaPYD8e96x1tgBhUI5J+Y=",
         version = "v0.2.3",
     )
-    go_repository(
-        name = "com_github_godror_godror",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/godror/godror",
-        sum = "h1:X1e7hUd02GDaLWKZj40Z7L0CP0W9TrGgmPQZw6+anBg=",
-        version = "v0.40.4",
-    )
-    go_repository(
-        name = "com_github_godror_knownpb",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/godror/knownpb",
-        sum = "h1:A4J7jdx7jWBhJm18NntafzSC//iZDHkDi1+juwQ5pTI=",
-        version = "v0.1.1",
-    )
+
     go_repository(
         name = "com_github_gofrs_flock",
         build_config = "@rules_krm//:WORKSPACE",
@@ -628,14 +532,7 @@ def go_dependencies():
         sum = "h1:i7eJL8qZTpSEXOPTxNKhASYpMn+8e5Q6AdndVa1dWek=",
         version = "v1.5.4",
     )
-    go_repository(
-        name = "com_github_golang_sql_civil",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/golang-sql/civil",
-        sum = "h1:lXe2qZdvpiX5WZkZR4hgp4KJVfY3nMkvmwbVkpv1rVY=",
-        version = "v0.0.0-20190719163853-cb61b32ac6fe",
-    )
+
     go_repository(
         name = "com_github_google_btree",
         build_config = "@rules_krm//:WORKSPACE",
@@ -676,14 +573,6 @@ def go_dependencies():
         importpath = "github.com/google/gofuzz",
         sum = "h1:A8PeW59pxE9IoFRqBp37U+mSNaQoZ46F1f0f863XSXw=",
         version = "v1.0.0",
-    )
-    go_repository(
-        name = "com_github_google_pprof",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/google/pprof",
-        sum = "h1:EwtI+Al+DeppwYX2oXJCETMO23COyaKGP6fHVpkpWpg=",
-        version = "v0.0.0-20260402051712-545e8a4df936",
     )
 
     go_repository(
@@ -790,14 +679,6 @@ def go_dependencies():
         sum = "h1:2ag3IFq9ZDANvthTwTiqSSZLjDc+BedvHPAp5tJy2TI=",
         version = "v1.5.0",
     )
-    go_repository(
-        name = "com_github_imdario_mergo",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/imdario/mergo",
-        sum = "h1:lFzP57bqS/wsqKssCGmtLAb8A0wKjLGrve2q3PPVcBk=",
-        version = "v0.3.13",
-    )
 
     go_repository(
         name = "com_github_inconshreveable_mousetrap",
@@ -895,14 +776,7 @@ def go_dependencies():
         sum = "h1:9TO3cAIGXtEhnIaL+V+BEER86oLrvS+kWobKpbJuye0=",
         version = "v0.0.0-20181228230101-89fcab3d43de",
     )
-    go_repository(
-        name = "com_github_lithammer_dedent",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/lithammer/dedent",
-        sum = "h1:VNzHMVCBNG1j0fh3OrsFRkVUwStdDArbgBWoPAffktY=",
-        version = "v1.1.0",
-    )
+
     go_repository(
         name = "com_github_makenowjust_heredoc",
         build_config = "@rules_krm//:WORKSPACE",
@@ -967,14 +841,7 @@ def go_dependencies():
         sum = "h1:xfD0iDuEKnDkl03q4limB+vH+GxLEtL/jb4xVJSWWEY=",
         version = "v0.0.20",
     )
-    go_repository(
-        name = "com_github_mattn_go_oci8",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/mattn/go-oci8",
-        sum = "h1:aEUDxNAyDG0tv8CA3TArnDQNyc4EhnWlsfxRgDHABHM=",
-        version = "v0.1.1",
-    )
+
     go_repository(
         name = "com_github_mattn_go_runewidth",
         build_config = "@rules_krm//:WORKSPACE",
@@ -991,14 +858,7 @@ def go_dependencies():
         sum = "h1:yUKzIgsCnosndOASY6/enly1EAuaXeFSQ7cdyA3OuYg=",
         version = "v1.0.14",
     )
-    go_repository(
-        name = "com_github_mattn_go_sqlite3",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/mattn/go-sqlite3",
-        sum = "h1:2gZY6PC6kBnID23Tichd1K+Z0oS6nE/XwU+Vz/5o4kU=",
-        version = "v1.14.22",
-    )
+
     go_repository(
         name = "com_github_miekg_dns",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1007,14 +867,7 @@ def go_dependencies():
         sum = "h1:Jzi7ApEIzwEPLHWRcafCN9LZSBbqQpxjt/wpgvg7wcM=",
         version = "v1.1.57",
     )
-    go_repository(
-        name = "com_github_mitchellh_cli",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/mitchellh/cli",
-        sum = "h1:OxRIeJXpAMztws/XHlN2vu6imG5Dpq+j61AzAX5fLng=",
-        version = "v1.1.5",
-    )
+
     go_repository(
         name = "com_github_mitchellh_copystructure",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1096,14 +949,6 @@ def go_dependencies():
         sum = "h1:y5//uYreIhSUg3J1GEMiLbxo1LJaP8RfCpH6pymGZus=",
         version = "v0.0.0-20140419014527-cca7078d478f",
     )
-    go_repository(
-        name = "com_github_nelsam_hel_v2",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/nelsam/hel/v2",
-        sum = "h1:Z3TAKd9JS3BoKi6fW+d1bKD2Mf0FzTqDUEAwLWzYPRQ=",
-        version = "v2.3.3",
-    )
 
     go_repository(
         name = "com_github_nytimes_gziphandler",
@@ -1113,30 +958,7 @@ def go_dependencies():
         sum = "h1:ZUDjpQae29j0ryrS0u/B8HZfJBtBQHjqw2rQ2cqUQ3I=",
         version = "v1.1.1",
     )
-    go_repository(
-        name = "com_github_olekukonko_tablewriter",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/olekukonko/tablewriter",
-        sum = "h1:P2Ga83D34wi1o9J6Wh1mRuqd4mF/x/lgBS7N7AbDhec=",
-        version = "v0.0.5",
-    )
-    go_repository(
-        name = "com_github_onsi_ginkgo_v2",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/onsi/ginkgo/v2",
-        sum = "h1:Hw7s2pVrQo/8Yz5N77qdnpHaoc+c6cC9WIV1Jce+J6E=",
-        version = "v2.32.0",
-    )
-    go_repository(
-        name = "com_github_onsi_gomega",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/onsi/gomega",
-        sum = "h1:Vtol0e1MghCD2ZVIilPDIg44XSL9l2QAn8ZNaljWcJc=",
-        version = "v1.40.0",
-    )
+
     go_repository(
         name = "com_github_opencontainers_go_digest",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1178,30 +1000,7 @@ def go_dependencies():
         sum = "h1:Jamvg5psRIccs7FGNTlIRMkT8wgtp5eCXdBlqhYGL6U=",
         version = "v1.0.1-0.20181226105442-5d4384ee4fb2",
     )
-    go_repository(
-        name = "com_github_posener_complete",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/posener/complete",
-        sum = "h1:NP0eAhjcjImqslEwo/1hq7gpajME0fTLTezBKDqfXqo=",
-        version = "v1.2.3",
-    )
-    go_repository(
-        name = "com_github_poy_onpar",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/poy/onpar",
-        sum = "h1:QaNrNiZx0+Nar5dLgTVp5mXkyoVFIbepjyEoGSnhbAY=",
-        version = "v1.1.2",
-    )
-    go_repository(
-        name = "com_github_pquerna_cachecontrol",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/pquerna/cachecontrol",
-        sum = "h1:yJMy84ti9h/+OEWa752kBTKv4XC30OtVVHYv/8cTqKc=",
-        version = "v0.1.0",
-    )
+
     go_repository(
         name = "com_github_prometheus_client_golang",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1290,14 +1089,7 @@ def go_dependencies():
         sum = "h1:EPNwCvjAowHI3TnZ+4fQu3a915OpnQoPAjTXCGOy2U0=",
         version = "v1.8.1",
     )
-    go_repository(
-        name = "com_github_russross_blackfriday",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/russross/blackfriday",
-        sum = "h1:KqfZb0pUVN2lYqZUYRddxF4OR8ZMURnJIG5Y3VRLtww=",
-        version = "v1.6.0",
-    )
+
     go_repository(
         name = "com_github_russross_blackfriday_v2",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1306,14 +1098,7 @@ def go_dependencies():
         sum = "h1:JIOH55/0cWyOuilr9/qlrm0BSXldqnqwMsf35Ld67mk=",
         version = "v2.1.0",
     )
-    go_repository(
-        name = "com_github_santhosh_tekuri_jsonschema_v5",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/santhosh-tekuri/jsonschema/v5",
-        sum = "h1:lZUw3E0/J3roVtGQ+SCrUrg3ON6NgVqpn3+iol9aGu4=",
-        version = "v5.3.1",
-    )
+
     go_repository(
         name = "com_github_santhosh_tekuri_jsonschema_v6",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1462,14 +1247,7 @@ def go_dependencies():
         sum = "h1:czT3CmqEaQ1aanPc5SdlgQrrEIb8w/wwCvWWnfEbYzo=",
         version = "v4.13.0",
     )
-    go_repository(
-        name = "in_gopkg_go_jose_go_jose_v2",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "gopkg.in/go-jose/go-jose.v2",
-        sum = "h1:nt80fvSDlhKWQgSWyHyy5CfmlQr+asih51R8PTWNKKs=",
-        version = "v2.6.3",
-    )
+
     go_repository(
         name = "in_gopkg_inf_v0",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1575,14 +1353,7 @@ def go_dependencies():
         sum = "h1:BGzlwx07bLv8PW6OU5HObuz1y4hlPZUXA07pM1mPUh4=",
         version = "v3.7.0",
     )
-    go_repository(
-        name = "io_filippo_edwards25519",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "filippo.io/edwards25519",
-        sum = "h1:FNf4tywRC1HmFuKW5xopWpigGjJKiJSV0Cqo0cJWDaA=",
-        version = "v1.1.0",
-    )
+
     go_repository(
         name = "io_k8s_api",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1647,14 +1418,6 @@ def go_dependencies():
         sum = "h1:3SdSa4+itMdFTDFTeR8CxKGmSTSMXFlKL4ky8OqjguM=",
         version = "v0.37.0",
     )
-    go_repository(
-        name = "io_k8s_component_helpers",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "k8s.io/component-helpers",
-        sum = "h1:tPz4goLftoiUBfYWZgPlP4Srkd/PciNz9q+0ReOfyxY=",
-        version = "v0.37.0",
-    )
 
     go_repository(
         name = "io_k8s_gengo_v2",
@@ -1697,14 +1460,7 @@ def go_dependencies():
         sum = "h1:cici6hiofx93ASldmprDmZF55SfhVt4o3HniltVLjTc=",
         version = "v0.37.0",
     )
-    go_repository(
-        name = "io_k8s_metrics",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "k8s.io/metrics",
-        sum = "h1:XSZCXYRUOuKUe6KHlH/ImBJRuST52+q214Ftci+fi0Y=",
-        version = "v0.37.0",
-    )
+
     go_repository(
         name = "io_k8s_sigs_apiserver_network_proxy_konnectivity_client",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1729,14 +1485,6 @@ def go_dependencies():
         importpath = "sigs.k8s.io/kustomize/api",
         sum = "h1:MRyw+zLnFBP+G40gZJoKZErAuRiOPEPao+ddS9L6xt4=",
         version = "v0.21.2",
-    )
-    go_repository(
-        name = "io_k8s_sigs_kustomize_kustomize_v5",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "sigs.k8s.io/kustomize/kustomize/v5",
-        sum = "h1:Pgsg5psubpVEy7Nf6S89PARg5VmmWUC1l9dC6Dl4PG0=",
-        version = "v5.8.1",
     )
 
     go_repository(

@@ -2,13 +2,15 @@ package helm
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"strings"
+	"text/template"
 
-	"helm.sh/helm/v3/pkg/action"
+	"github.com/Masterminds/sprig/v3"
 	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/release"
+	"helm.sh/helm/v3/pkg/releaseutil"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -23,9 +25,12 @@ const defaultReleaseName = "release-name"
 // kubeconfig context (builds never read the user's kubeconfig).
 const defaultNamespace = "default"
 
-// render runs what `helm template` runs for the helm arguments kustomize
-// builds from c: an install in client-only dry-run mode (no cluster;
-// `lookup` finds nothing), then prints the manifests followed by the hooks.
+// render does what `helm template` does for the helm arguments kustomize
+// builds from c (an install in client-only dry-run mode, pkg/action), with
+// the lighter packages under it: values and capabilities (chartutil), the
+// template engine without a cluster (`lookup` finds nothing), manifests
+// sorted in install order with hooks apart (releaseutil). It prints the CRDs
+// (includeCRDs), the manifests, then the hooks, as helm template does.
 func render(ch *localChart, vals map[string]interface{}, c types.HelmChart) ([]byte, error) {
 	name, err := releaseName(c)
 	if err != nil {
@@ -34,34 +39,60 @@ func render(ch *localChart, vals map[string]interface{}, c types.HelmChart) ([]b
 	if err := installable(ch); err != nil {
 		return nil, err
 	}
-	install := action.NewInstall(&action.Configuration{Log: func(string, ...interface{}) {}})
-	install.DryRun = true
-	install.DryRunOption = "true"
-	install.ClientOnly = true
-	install.Replace = true
-	install.ReleaseName = name
-	install.Namespace = c.Namespace
-	if install.Namespace == "" {
-		install.Namespace = defaultNamespace
-	}
-	install.IncludeCRDs = c.IncludeCRDs
-	install.DisableHooks = c.SkipHooks
-	install.APIVersions = chartutil.VersionSet(c.ApiVersions)
+	caps := chartutil.DefaultCapabilities.Copy()
 	if c.KubeVersion != "" {
 		kv, err := chartutil.ParseKubeVersion(c.KubeVersion)
 		if err != nil {
 			return nil, fmt.Errorf("invalid kube version '%s': %s", c.KubeVersion, err)
 		}
-		install.KubeVersion = kv
+		caps.KubeVersion = *kv
 	}
-	rel, err := install.RunWithContext(context.Background(), ch.Chart, vals)
+	caps.APIVersions = append(caps.APIVersions, c.ApiVersions...)
+	if err := chartutil.ValidateReleaseName(name); err != nil {
+		return nil, fmt.Errorf("release name %q: %w", name, err)
+	}
+	if err := chartutil.ProcessDependenciesWithMerge(ch.Chart, vals); err != nil {
+		return nil, err
+	}
+	ns := c.Namespace
+	if ns == "" {
+		ns = defaultNamespace
+	}
+	opts := chartutil.ReleaseOptions{Name: name, Namespace: ns, Revision: 1, IsInstall: true}
+	top, err := chartutil.ToRenderValuesWithSchemaValidation(ch.Chart, vals, opts, caps, false)
 	if err != nil {
 		return nil, err
 	}
+	if kv := ch.Metadata.KubeVersion; kv != "" && !chartutil.IsCompatibleRange(kv, caps.KubeVersion.String()) {
+		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", kv, caps.KubeVersion.String())
+	}
+	files, err := (&engine.Engine{}).Render(ch.Chart, top)
+	if err != nil {
+		return nil, err
+	}
+	// NOTES.txt is rendered (so its errors count) but is not a manifest.
+	for f := range files {
+		if strings.HasSuffix(f, "NOTES.txt") {
+			delete(files, f)
+		}
+	}
+	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
+	if err != nil {
+		return nil, err
+	}
+	var doc bytes.Buffer
+	if c.IncludeCRDs {
+		for _, crd := range ch.CRDObjects() {
+			fmt.Fprintf(&doc, "---\n# Source: %s\n%s\n", crd.Filename, crd.File.Data)
+		}
+	}
+	for _, m := range manifests {
+		fmt.Fprintf(&doc, "---\n# Source: %s\n%s\n", m.Name, m.Content)
+	}
 	var out bytes.Buffer
-	fmt.Fprintln(&out, strings.TrimSpace(rel.Manifest))
+	fmt.Fprintln(&out, strings.TrimSpace(doc.String()))
 	if !c.SkipHooks {
-		for _, h := range rel.Hooks {
+		for _, h := range hooks {
 			if c.SkipTests && isTestHook(h) {
 				continue
 			}
@@ -80,7 +111,7 @@ func releaseName(c types.HelmChart) (string, error) {
 	case c.ReleaseName != "":
 		return c.ReleaseName, nil
 	case c.NameTemplate != "":
-		return action.TemplateName(c.NameTemplate)
+		return templateName(c.NameTemplate)
 	}
 	return defaultReleaseName, nil
 }
@@ -93,12 +124,36 @@ func installable(ch *localChart) error {
 	default:
 		return fmt.Errorf("%s charts are not installable", ch.Metadata.Type)
 	}
-	if req := ch.Metadata.Dependencies; req != nil {
-		if err := action.CheckDependencies(ch.Chart, req); err != nil {
-			return fmt.Errorf("%w: vendor the dependencies into the chart's charts/ directory (`helm dependency build`) and declare them as inputs", err)
+	var missing []string
+	for _, d := range ch.Metadata.Dependencies {
+		found := false
+		for _, sub := range ch.Dependencies() {
+			found = found || sub.Name() == d.Name
+		}
+		if !found {
+			missing = append(missing, d.Name)
 		}
 	}
+	if len(missing) > 0 {
+		return fmt.Errorf("An error occurred while checking for chart dependencies. You may need to run `helm dependency build` "+
+			"to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: %s; "+
+			"vendor them into the chart's charts/ directory and declare them as inputs", strings.Join(missing, ", "))
+	}
 	return nil
+}
+
+// templateName renders nameTemplate as helm does (text/template with
+// sprig's functions, no data).
+func templateName(nameTemplate string) (string, error) {
+	t, err := template.New("name-template").Funcs(sprig.TxtFuncMap()).Parse(nameTemplate)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, nil); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 func isTestHook(h *release.Hook) bool {
