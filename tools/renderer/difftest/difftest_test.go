@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/helm" // helmCharts cases
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 

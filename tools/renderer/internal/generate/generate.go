@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/helm"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 )
 
 // Generator is one configured generator and the builtin kind that made it.
@@ -79,16 +79,16 @@ func helmChartGenerators(k *types.Kustomization, newHelpers func() *resmap.Plugi
 		if chart.Namespace == "" {
 			chart.Namespace = k.Namespace
 		}
-		p := helm.New()
+		p := helmsupport.New()
 		h := newHelpers()
 		y, err := configure(p, h, struct {
 			types.HelmGlobals
 			types.HelmChart
-		}{globals, chart}, helm.Kind)
+		}{globals, chart}, helmsupport.Kind)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Generator{Kind: helm.Kind, Config: y, Helpers: h, Generator: p})
+		out = append(out, Generator{Kind: helmsupport.Kind, Config: y, Helpers: h, Generator: p})
 	}
 	return out, nil
 }

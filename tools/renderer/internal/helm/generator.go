@@ -16,10 +16,14 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/errors"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 )
 
 // Kind is the builtin generator kind this package implements.
-const Kind = "HelmChartInflationGenerator"
+const Kind = helmsupport.Kind
+
+func init() { helmsupport.Register = New }
 
 // The valuesMerge modes kustomize accepts, in the order its error lists them.
 const (

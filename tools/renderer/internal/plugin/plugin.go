@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/helm"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/selector"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
 )
@@ -24,7 +24,7 @@ var generators = map[string]func() resmap.GeneratorPlugin{
 	"ConfigMapGenerator": builtins.NewConfigMapGeneratorPlugin,
 	"SecretGenerator":    builtins.NewSecretGeneratorPlugin,
 	"IAMPolicyGenerator": builtins.NewIAMPolicyGeneratorPlugin,
-	helm.Kind:            helm.New,
+	helmsupport.Kind:     helmsupport.New,
 }
 
 var transformers = map[string]func() resmap.TransformerPlugin{
