@@ -226,6 +226,10 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		if err := acc.Resources.AbsorbAll(m); err != nil {
 			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
 		}
+		if c, ok := g.g.(inflatedChart); ok && g.step != nil {
+			name, version, digest := c.InflatedChart()
+			g.step.Chart = &provenance.Chart{Name: name, Version: version, Sha256: digest}
+		}
 		if tk != nil {
 			// AbsorbAll adds or replaces resources, never edits one in place.
 			t.recordStep(acc.Resources, before, g.step, g.rec, nil, true)
@@ -260,6 +264,11 @@ func (t *Target) subHelmNamespace() string {
 		return t.kust.Namespace
 	}
 	return t.helmNamespace
+}
+
+// inflatedChart is a generator that inflated a Helm chart (package helm).
+type inflatedChart interface {
+	InflatedChart() (name, version, sha256 string)
 }
 
 // recordStep records what step s (which read files through rec) did to m.

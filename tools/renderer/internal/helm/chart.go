@@ -2,6 +2,7 @@ package helm
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,6 +27,9 @@ type localChart struct {
 	files []string
 	// archive says dir is a packaged chart.
 	archive bool
+	// digest is the sha256 of the archive, or of the chart's file names
+	// and contents.
+	digest string
 }
 
 // fsLoader is a loader that can also list directories (krm's loaders can).
@@ -108,6 +112,11 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 	if lc.Chart, err = loader.LoadFiles(files); err != nil {
 		return nil, fmt.Errorf("loading helm chart %s: %w", dir, err)
 	}
+	sum := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(sum, "%s\x00%x\x00", f.Name, sha256.Sum256(f.Data))
+	}
+	lc.digest = fmt.Sprintf("%x", sum.Sum(nil))
 	return lc, nil
 }
 
@@ -120,7 +129,7 @@ func loadArchive(ldr ifc.Loader, path string) (*localChart, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading helm chart %s: %w", path, err)
 	}
-	return &localChart{Chart: ch, dir: path, files: []string{path}, archive: true}, nil
+	return &localChart{Chart: ch, dir: path, files: []string{path}, archive: true, digest: fmt.Sprintf("%x", sha256.Sum256(b))}, nil
 }
 
 func readIfExists(ldr ifc.Loader, fs filesys.FileSystem, path string) ([]byte, error) {

@@ -38,6 +38,8 @@ type Generator struct {
 	h *resmap.PluginHelpers
 	types.HelmGlobals
 	types.HelmChart
+	// chart is the chart Generate inflated.
+	chart *localChart
 	// defaultValuesFile says valuesFile was not given: kustomize then uses
 	// the chart's values.yaml (from the archive for a packaged chart).
 	defaultValuesFile bool
@@ -129,6 +131,7 @@ func (g *Generator) Generate() (resmap.ResMap, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.chart = ch
 	vals, err := g.values(ch)
 	if err != nil {
 		return nil, err
@@ -147,6 +150,15 @@ func (g *Generator) Generate() (resmap.ResMap, error) {
 		}
 	}
 	return rm, nil
+}
+
+// InflatedChart names the chart Generate inflated, for provenance: name and
+// version from its Chart.yaml and the digest of its files.
+func (g *Generator) InflatedChart() (name, version, sha256 string) {
+	if g.chart == nil {
+		return g.Name, g.Version, ""
+	}
+	return g.chart.Name(), g.chart.Metadata.Version, g.chart.digest
 }
 
 // resources parses Helm's output as kustomize does: the whole stream, or

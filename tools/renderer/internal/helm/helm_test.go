@@ -64,6 +64,27 @@ func TestPackagedChartRendersLikeItsDirectory(t *testing.T) {
 	}
 }
 
+func TestInflatedChartNamesChartAndDigest(t *testing.T) {
+	digests := map[string]string{}
+	for _, dir := range []string{"dir", "packaged"} {
+		g := New().(*Generator)
+		if err := g.Config(helpers(t, dir, true), []byte("name: demo\nversion: 0.3.1\n")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Generate(); err != nil {
+			t.Fatal(err)
+		}
+		name, version, digest := g.InflatedChart()
+		if name != "demo" || version != "0.3.1" || len(digest) != 64 {
+			t.Errorf("%s: InflatedChart() = %q, %q, %q; want demo, 0.3.1 and a sha256", dir, name, version, digest)
+		}
+		digests[dir] = digest
+	}
+	if digests["dir"] == digests["packaged"] {
+		t.Error("a chart directory and an archive have the same digest")
+	}
+}
+
 func TestHelmIgnoreAndHiddenTemplatesAreSkipped(t *testing.T) {
 	ch, err := loadChart(helpers(t, "dir", true).Loader(), filepath.Join(mustAbs(t, "testdata/dir"), "charts"), types.HelmChart{Name: "demo"})
 	if err != nil {

@@ -106,6 +106,7 @@ type StepInfo struct {
 	ConfigSha256 string   `json:"configSha256,omitempty"`
 	Redacted     bool     `json:"redacted,omitempty"`
 	Files        []string `json:"files,omitempty"`
+	Chart        *Chart   `json:"chart,omitempty"`
 }
 
 // VarInfo is a var substituted into the object.
@@ -230,7 +231,7 @@ func idOf(r *resource.Resource) ObjectID {
 }
 
 func stepInfo(s *Step) StepInfo {
-	si := StepInfo{Kind: s.Kind, Name: s.Name, Label: s.Label}
+	si := StepInfo{Kind: s.Kind, Name: s.Name, Label: s.Label, Chart: s.Chart}
 	if s.ConfiguredIn != nil {
 		si.ConfiguredIn = s.ConfiguredIn.Path
 	}

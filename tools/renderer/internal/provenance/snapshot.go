@@ -36,6 +36,7 @@ type SnapStep struct {
 	Ordinal        int    `json:"ordinal,omitempty"`
 	DataCarrying   bool   `json:"dataCarrying,omitempty"`
 	Sensitive      bool   `json:"sensitive,omitempty"`
+	Chart          *Chart `json:"chart,omitempty"`
 }
 
 // SnapRecord is the Record of the resource at the same index.
@@ -81,6 +82,7 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 				Name:           s.Name,
 				ConfiguredIn:   file(s.ConfiguredIn),
 				Label:          s.Label,
+				Chart:          s.Chart,
 				RedactedSha256: s.RedactedSha256,
 				Generator:      s.Generator,
 				Validator:      s.Validator,
@@ -161,6 +163,7 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 			Kind: ss.Kind, Name: ss.Name, ConfiguredIn: in, Label: ss.Label,
 			ConfigSha256: ss.ConfigSha256, RedactedSha256: ss.RedactedSha256,
 			Generator: ss.Generator, Validator: ss.Validator, Ordinal: ss.Ordinal, DataCarrying: ss.DataCarrying,
+			Chart: ss.Chart,
 		}
 		for _, fi := range ss.Files {
 			f, err := fileAt(&fi)
