@@ -132,6 +132,8 @@ type originAnnotation struct {
 	Generator    string `json:"generator,omitempty"`
 	ConfiguredIn string `json:"configuredIn,omitempty"`
 	Label        string `json:"label,omitempty"`
+	// Chart is NAME-VERSION of the Helm chart the generator inflated.
+	Chart string `json:"chart,omitempty"`
 }
 
 // stepGroup is consecutive transformers configured in one file.
@@ -518,6 +520,9 @@ func annotationsOf(o *Object, steps []StepInfo) ([]annotation, error) {
 		if org.Generator != nil {
 			g := steps[*org.Generator]
 			a = originAnnotation{Generator: stepName(&g), ConfiguredIn: g.ConfiguredIn, Label: g.Label}
+			if c := g.Chart; c != nil {
+				a.Chart = c.Name + "-" + c.Version
+			}
 		} else {
 			a = originAnnotation{Path: org.Path, Label: org.Label}
 		}
