@@ -107,10 +107,10 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading helm chart %s: %w", dir, err)
+		return nil, fmt.Errorf("reading helm chart %s: %w", relPath(ldr.Root(), dir), err)
 	}
 	if lc.Chart, err = loader.LoadFiles(files); err != nil {
-		return nil, fmt.Errorf("loading helm chart %s: %w", dir, err)
+		return nil, fmt.Errorf("loading helm chart %s: %w", relPath(ldr.Root(), dir), err)
 	}
 	sum := sha256.New()
 	for _, f := range files {
@@ -127,7 +127,7 @@ func loadArchive(ldr ifc.Loader, path string) (*localChart, error) {
 	}
 	ch, err := loader.LoadArchive(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("loading helm chart %s: %w", path, err)
+		return nil, fmt.Errorf("loading helm chart %s: %w", relPath(ldr.Root(), path), err)
 	}
 	return &localChart{Chart: ch, dir: path, files: []string{path}, archive: true, digest: fmt.Sprintf("%x", sha256.Sum256(b))}, nil
 }
@@ -143,10 +143,7 @@ func readIfExists(ldr ifc.Loader, fs filesys.FileSystem, path string) ([]byte, e
 // repo it is kustomize's message; with one, kustomize would pull it, which a
 // hermetic build never does, so the message says how to vendor it.
 func notVendored(ldr ifc.Loader, home string, c types.HelmChart) error {
-	rel := home
-	if r, err := filepath.Rel(ldr.Root(), home); err == nil && !strings.HasPrefix(r, "..") {
-		rel = r
-	}
+	rel := relPath(ldr.Root(), home)
 	if c.Repo == "" {
 		// kustomize's message (its path is always empty), then where krm looked.
 		return fmt.Errorf("no repo specified for pull, no chart found at '': helm chart %q is neither a directory %s "+
@@ -162,4 +159,13 @@ func notVendored(ldr ifc.Loader, home string, c types.HelmChart) error {
 	return fmt.Errorf("%w: helm chart %q from %s is not vendored: found neither %s/%s/ nor a packaged chart there; "+
 		"vendor it with `%s` (and list its files in srcs under Bazel), or fetch it with a Bazel repository rule that checks its sha256",
 		load.ErrRemote, c.Name, c.Repo, rel, c.Name, pull)
+}
+
+// relPath is path relative to root when it is below it (messages never show
+// the absolute paths of a sandbox).
+func relPath(root, path string) string {
+	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
 }

@@ -182,11 +182,5 @@ func (g *Generator) resources(out []byte) (resmap.ResMap, error) {
 	return rm, nil
 }
 
-// rel is path relative to the kustomization root when it is below it (error
-// messages never show absolute paths).
-func (g *Generator) rel(path string) string {
-	if r, err := filepath.Rel(g.h.Loader().Root(), path); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return path
-}
+// rel is path relative to the kustomization root when it is below it.
+func (g *Generator) rel(path string) string { return relPath(g.h.Loader().Root(), path) }

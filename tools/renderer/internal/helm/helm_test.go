@@ -112,6 +112,7 @@ func TestErrors(t *testing.T) {
 		{"oci", "name: redis\nrepo: oci://registry.example/charts/\n",
 			[]string{"helm pull --untar --untardir charts oci://registry.example/charts/redis"}, true},
 		{"missing", "name: absent\n", []string{"no repo specified for pull", "charts/absent"}, false},
+		{"not a chart", "name: nochartyaml\n", []string{"loading helm chart charts/nochartyaml: Chart.yaml file is missing"}, false},
 		{"bad merge", "name: demo\nvaluesMerge: deep\n", []string{"valuesMerge must be one of [merge override replace]"}, false},
 		{"bad kube version", "name: demo\nkubeVersion: one\n", []string{"invalid kube version 'one'"}, false},
 		{"name and template", "name: demo\nreleaseName: a\nnameTemplate: b\n", []string{"cannot set --name-template and also specify a name"}, false},
