@@ -5,12 +5,62 @@ load("@bazel_gazelle//:deps.bzl", "go_repository")
 def go_dependencies():
     """Declares the go_repository rules of the modules in go.mod."""
     go_repository(
+        name = "cat_dario_mergo",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "dario.cat/mergo",
+        sum = "h1:Ra4+bf83h2ztPIQYNP99R6m+Y7KfnARDfID+a+vLl4s=",
+        version = "v1.0.1",
+    )
+    go_repository(
         name = "co_honnef_go_tools",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "honnef.co/go/tools",
         sum = "h1:/hemPrYIhOhy8zYrNj+069zDB68us2sMGsfkFJO0iZs=",
         version = "v0.0.0-20190523083050-ea95bdfd59fc",
+    )
+
+    go_repository(
+        name = "com_cyphar_go_pathrs",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "cyphar.com/go-pathrs",
+        sum = "h1:SnX9FBvnoyn3lUs1dkMgZ52bAETpirNu3FTRh5HlRik=",
+        version = "v0.2.5",
+    )
+    go_repository(
+        name = "com_github_adalogics_go_fuzz_headers",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/AdaLogics/go-fuzz-headers",
+        sum = "h1:bvDV9vkmnHYOMsOr4WLk+Vo07yKIzd94sVoIqshQ4bU=",
+        version = "v0.0.0-20230811130428-ced1acdcaa24",
+    )
+    go_repository(
+        name = "com_github_antlr4_go_antlr_v4",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/antlr4-go/antlr/v4",
+        sum = "h1:SqQKkuVZ+zWkMMNkjy5FZe5mr5WURWnlpmOuzYWrPrQ=",
+        version = "v4.13.1",
+    )
+
+    go_repository(
+        name = "com_github_asaskevich_govalidator",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/asaskevich/govalidator",
+        sum = "h1:DklsrG3dyBCFEj5IhUbnKptjxatkF07cF2ak3yi77so=",
+        version = "v0.0.0-20230301143203-a9d515a09cc2",
+    )
+    go_repository(
+        name = "com_github_azure_go_ansiterm",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/Azure/go-ansiterm",
+        sum = "h1:udKWzYgxTojEKWjV8V+WSxDXJ4NFATAsZjh8iIbsQIg=",
+        version = "v0.0.0-20250102033503-faa5f7b0171c",
     )
     go_repository(
         name = "com_github_bazelbuild_bazel_gazelle",
@@ -38,6 +88,15 @@ def go_dependencies():
     )
 
     go_repository(
+        name = "com_github_beorn7_perks",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/beorn7/perks",
+        sum = "h1:VlbKKnNfV8bJzeqoa4cOKqO6bYr3WgKZxO8Z16+hsOM=",
+        version = "v1.0.1",
+    )
+
+    go_repository(
         name = "com_github_blang_semver_v4",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -53,13 +112,31 @@ def go_dependencies():
         sum = "h1:X0krlUVAVmtr2cRoTqR8aDMrDqnB36ht8wpWTiQ3jsA=",
         version = "v4.0.2",
     )
+
+    go_repository(
+        name = "com_github_bshuster_repo_logrus_logstash_hook",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/bshuster-repo/logrus-logstash-hook",
+        sum = "h1:o2FzZifLg+z/DN1OFmzTWzZZx/roaqt8IPZCIVco8r4=",
+        version = "v1.1.0",
+    )
     go_repository(
         name = "com_github_burntsushi_toml",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/BurntSushi/toml",
-        sum = "h1:WXkYYl6Yr3qBf1K79EBnL4mak0OimBfB0XUf9Vl28OQ=",
-        version = "v0.3.1",
+        sum = "h1:dRaEfpa2VI55EwlIW72hMRHdWouJeRF7TPYhI+AUQjk=",
+        version = "v1.6.0",
+    )
+
+    go_repository(
+        name = "com_github_cenkalti_backoff_v5",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cenkalti/backoff/v5",
+        sum = "h1:ZN+IMa753KfX5hd8vVaMixjnqRZ3y8CuJKRKj1xcsSM=",
+        version = "v5.0.3",
     )
     go_repository(
         name = "com_github_census_instrumentation_opencensus_proto",
@@ -68,6 +145,23 @@ def go_dependencies():
         importpath = "github.com/census-instrumentation/opencensus-proto",
         sum = "h1:glEXhBS5PSLLv4IXzLA5yPRVX4bilULVyxxbrfOtDAk=",
         version = "v0.2.1",
+    )
+
+    go_repository(
+        name = "com_github_cespare_xxhash_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cespare/xxhash/v2",
+        sum = "h1:UL815xU9SqsFlibzuggzjXhog7bL6oX9BbNZnL2UFvs=",
+        version = "v2.3.0",
+    )
+    go_repository(
+        name = "com_github_chai2010_gettext_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/chai2010/gettext-go",
+        sum = "h1:1Lwwip6Q2QGsAdl/ZKPCwTe9fe0CjlUbqj5bFNSjIRk=",
+        version = "v1.0.2",
     )
     go_repository(
         name = "com_github_chzyer_logex",
@@ -104,13 +198,130 @@ def go_dependencies():
     )
 
     go_repository(
+        name = "com_github_cloudflare_circl",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cloudflare/circl",
+        sum = "h1:9GPOhQGF9MCYUeXyMYlqTR6a5gTrgR/fBLXvUgtVcg8=",
+        version = "v1.6.3",
+    )
+
+    go_repository(
+        name = "com_github_coreos_go_semver",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/coreos/go-semver",
+        sum = "h1:yi21YpKnrx1gt5R+la8n5WgS0kCrsPp33dmEyHReZr4=",
+        version = "v0.3.1",
+    )
+    go_repository(
+        name = "com_github_coreos_go_systemd_v22",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/coreos/go-systemd/v22",
+        sum = "h1:LAEzFkke61DFROc7zNLX/WA2i5J8gYqe0rSj9KI28KA=",
+        version = "v22.7.0",
+    )
+    go_repository(
+        name = "com_github_cpuguy83_go_md2man_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cpuguy83/go-md2man/v2",
+        sum = "h1:XJtiaUW6dEEqVuZiMTn1ldk455QWwEIsMIJlo5vtkx0=",
+        version = "v2.0.6",
+    )
+
+    go_repository(
+        name = "com_github_cyphar_filepath_securejoin",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cyphar/filepath-securejoin",
+        sum = "h1:s0Y3ITPy6sQn5xt54DuYvTF8hu134ooYLUb58DX/HjE=",
+        version = "v0.7.0",
+    )
+    go_repository(
+        name = "com_github_data_dog_go_sqlmock",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/DATA-DOG/go-sqlmock",
+        sum = "h1:OcvFkGmslmlZibjAjaHm3L//6LiuBgolP7OputlJIzU=",
+        version = "v1.5.2",
+    )
+
+    go_repository(
         name = "com_github_davecgh_go_spew",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/davecgh/go-spew",
-        sum = "h1:vj9j/u1bqnvCEfJOwUhtlOARqs3+rkHYY13jYWTU97c=",
-        version = "v1.1.1",
+        sum = "h1:U9qPSI2PIWSS1VwoXQT9A3Wy9MM3WgvqSxFWenqJduM=",
+        version = "v1.1.2-0.20180830191138-d8f796af33cc",
     )
+
+    go_repository(
+        name = "com_github_dgryski_go_rendezvous",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/dgryski/go-rendezvous",
+        sum = "h1:lO4WD4F/rVNCu3HqELle0jiPLLBs70cWOduZpkS1E78=",
+        version = "v0.0.0-20200823014737-9f7001d12a5f",
+    )
+    go_repository(
+        name = "com_github_distribution_distribution_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/distribution/distribution/v3",
+        sum = "h1:KUbk7C8CfaLXy8kbf/hGq9cad/wCoLB6dbWH6DMbmX0=",
+        version = "v3.1.1",
+    )
+    go_repository(
+        name = "com_github_distribution_reference",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/distribution/reference",
+        sum = "h1:0IXCQ5g4/QMHHkarYzh5l+u8T3t73zM5QvfrDyIgxBk=",
+        version = "v0.6.0",
+    )
+    go_repository(
+        name = "com_github_dlclark_regexp2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/dlclark/regexp2",
+        sum = "h1:G/nrcoOa7ZXlpoa/91N3X7mM3r8eIlMBBJZvsz/mxKI=",
+        version = "v1.11.0",
+    )
+    go_repository(
+        name = "com_github_docker_docker_credential_helpers",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/docker/docker-credential-helpers",
+        sum = "h1:EFNN8DHvaiK8zVqFA2DT6BjXE0GzfLOZ38ggPTKePkY=",
+        version = "v0.9.5",
+    )
+    go_repository(
+        name = "com_github_docker_go_events",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/docker/go-events",
+        sum = "h1:yOn6Ze6IbYI/KAw2lw/83ELYvZh6hvsygTVkD0dzMC4=",
+        version = "v0.0.0-20250808211157-605354379745",
+    )
+    go_repository(
+        name = "com_github_docker_go_metrics",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/docker/go-metrics",
+        sum = "h1:AgB/0SvBxihN0X8OR4SjsblXkbMvalQ8cjmtKQ2rQV8=",
+        version = "v0.0.1",
+    )
+    go_repository(
+        name = "com_github_dustin_go_humanize",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/dustin/go-humanize",
+        sum = "h1:GzkhY7T5VNhEkwH0PVJgjz+fX1rhBrR7pRT3mDkpeCY=",
+        version = "v1.0.1",
+    )
+
     go_repository(
         name = "com_github_emicklei_go_restful_v3",
         build_config = "@rules_krm//:WORKSPACE",
@@ -135,13 +346,71 @@ def go_dependencies():
         sum = "h1:EQciDnbrYxy13PgWoY8AqoxGiPrpgBZ1R8UNe3ddc+A=",
         version = "v0.1.0",
     )
+
+    go_repository(
+        name = "com_github_evanphx_json_patch",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/evanphx/json-patch",
+        sum = "h1:ixHHqfcGvxhWkniF1tWxBHA0yb4Z+d1UQi45df52xW8=",
+        version = "v5.9.11+incompatible",
+    )
+    go_repository(
+        name = "com_github_exponent_io_jsonpath",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/exponent-io/jsonpath",
+        sum = "h1:Wl78ApPPB2Wvf/TIe2xdyJxTlb6obmF18d8QdkxNDu4=",
+        version = "v0.0.0-20210407135951-1de76d718b3f",
+    )
+
+    go_repository(
+        name = "com_github_fatih_color",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/fatih/color",
+        sum = "h1:8LOYc1KYPPmyKMuN8QV2DNRWNbLo6LZ0iLs8+mlH53w=",
+        version = "v1.13.0",
+    )
+    go_repository(
+        name = "com_github_felixge_httpsnoop",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/felixge/httpsnoop",
+        sum = "h1:NFTV2Zj1bL4mc9sqWACXbQFVBBg2W3GPvqp8/ESS2Wg=",
+        version = "v1.0.4",
+    )
+    go_repository(
+        name = "com_github_foxcpp_go_mockdns",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/foxcpp/go-mockdns",
+        sum = "h1:omK3OrHRD1IWJz1FuFBCFquhXslXoF17OvBS6JPzZF0=",
+        version = "v1.2.0",
+    )
+    go_repository(
+        name = "com_github_frankban_quicktest",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/frankban/quicktest",
+        sum = "h1:7Xjx+VpznH+oBnejlPUj8oUpdxnVs4f8XU8WnHkI4W8=",
+        version = "v1.14.6",
+    )
     go_repository(
         name = "com_github_fsnotify_fsnotify",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/fsnotify/fsnotify",
-        sum = "h1:jRbGcIw6P2Meqdwuo0H1p6JVLbL5DHKAKlYndzMwVZI=",
-        version = "v1.5.4",
+        sum = "h1:2Ml+OJNzbYCTzsxtv8vKSFD9PbJjmhYF14k/jKC7S9k=",
+        version = "v1.9.0",
+    )
+    go_repository(
+        name = "com_github_fxamacker_cbor_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/fxamacker/cbor/v2",
+        sum = "h1:2rWm8B193Ll4VdjsJY28jxs70IdDsHRWgQYAI80+rMQ=",
+        version = "v2.9.1",
     )
 
     go_repository(
@@ -153,13 +422,39 @@ def go_dependencies():
         version = "v1.5.1",
     )
     go_repository(
+        name = "com_github_go_gorp_gorp_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/go-gorp/gorp/v3",
+        sum = "h1:ItKF/Vbuj31dmV4jxA1qblpSwkl9g1typ24xoe70IGs=",
+        version = "v3.1.0",
+    )
+    go_repository(
+        name = "com_github_go_jose_go_jose_v4",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/go-jose/go-jose/v4",
+        sum = "h1:moDMcTHmvE6Groj34emNPLs/qtYXRVcd6S7NHbHz3kA=",
+        version = "v4.1.4",
+    )
+
+    go_repository(
         name = "com_github_go_logr_logr",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/go-logr/logr",
-        sum = "h1:6pFjapn8bFcIbiKo3XT4j/BhANplGihG6tvd+8rYgrY=",
-        version = "v1.4.2",
+        sum = "h1:CjnDlHq8ikf6E492q6eKboGOC0T8CDaOvkHCIg8idEI=",
+        version = "v1.4.3",
     )
+    go_repository(
+        name = "com_github_go_logr_stdr",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/go-logr/stdr",
+        sum = "h1:hSWxHoqTgW2S2qGc0LTAI563KZ5YKYRhT3MFKZMbjag=",
+        version = "v1.2.2",
+    )
+
     go_repository(
         name = "com_github_go_openapi_jsonpointer",
         build_config = "@rules_krm//:WORKSPACE",
@@ -296,6 +591,24 @@ def go_dependencies():
         sum = "h1:5PKH2HE7YJ/LuRPQGvSxBRlFXNQhSetBLlGAgUEu3ug=",
         version = "v2.6.0",
     )
+
+    go_repository(
+        name = "com_github_gobwas_glob",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/gobwas/glob",
+        sum = "h1:A4xDbljILXROh+kObIiy5kIaPYD8e96x1tgBhUI5J+Y=",
+        version = "v0.2.3",
+    )
+
+    go_repository(
+        name = "com_github_gofrs_flock",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/gofrs/flock",
+        sum = "h1:95JolYOvGMqeH31+FC7D2+uULf6mG61mEZ/A8dRYMzw=",
+        version = "v0.13.0",
+    )
     go_repository(
         name = "com_github_golang_glog",
         build_config = "@rules_krm//:WORKSPACE",
@@ -303,6 +616,15 @@ def go_dependencies():
         importpath = "github.com/golang/glog",
         sum = "h1:VKtxabqXZkF25pY9ekfRL6a582T4P37/31XEstQ5p58=",
         version = "v0.0.0-20160126235308-23def4e6c14b",
+    )
+
+    go_repository(
+        name = "com_github_golang_jwt_jwt_v5",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/golang-jwt/jwt/v5",
+        sum = "h1:kYf81DTWFe7t+1VvL7eS+jKFVWaUnK9cB1qbwn63YCY=",
+        version = "v5.3.1",
     )
     go_repository(
         name = "com_github_golang_mock",
@@ -318,9 +640,27 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/golang/protobuf",
-        sum = "h1:LUVKkCeviFUMKqHa4tXIIij/lbhnMbP7Fn5wKdKkRh4=",
-        version = "v1.5.0",
+        sum = "h1:i7eJL8qZTpSEXOPTxNKhASYpMn+8e5Q6AdndVa1dWek=",
+        version = "v1.5.4",
     )
+
+    go_repository(
+        name = "com_github_google_btree",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/btree",
+        sum = "h1:CVpQJjYgC4VbzxeGVHfvZrv1ctoYCAI8vbl07Fcxlyg=",
+        version = "v1.1.3",
+    )
+    go_repository(
+        name = "com_github_google_cel_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/cel-go",
+        sum = "h1:ZtDxkeiMmz0mxbKDYiNkE5Lk7V5edMRcaaDf2jX002k=",
+        version = "v0.29.2",
+    )
+
     go_repository(
         name = "com_github_google_gnostic_models",
         build_config = "@rules_krm//:WORKSPACE",
@@ -338,6 +678,15 @@ def go_dependencies():
         version = "v0.7.0",
     )
     go_repository(
+        name = "com_github_google_gofuzz",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/google/gofuzz",
+        sum = "h1:A8PeW59pxE9IoFRqBp37U+mSNaQoZ46F1f0f863XSXw=",
+        version = "v1.0.0",
+    )
+
+    go_repository(
         name = "com_github_google_uuid",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -346,6 +695,103 @@ def go_dependencies():
         version = "v1.6.0",
     )
     go_repository(
+        name = "com_github_gorilla_handlers",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/gorilla/handlers",
+        sum = "h1:cLTUSsNkgcwhgRqvCNmdbRWG0A3N4F+M2nWKdScwyEE=",
+        version = "v1.5.2",
+    )
+    go_repository(
+        name = "com_github_gorilla_mux",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/gorilla/mux",
+        sum = "h1:TuBL49tXwgrFYWhqrNgrUNEY92u81SPhu7sTdzQEiWY=",
+        version = "v1.8.1",
+    )
+    go_repository(
+        name = "com_github_gorilla_websocket",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/gorilla/websocket",
+        sum = "h1:JeSE6pjso5THxAzdVpqr6/geYxZytqFMBCOtn/ujyeo=",
+        version = "v1.5.4-0.20250319132907-e064f32e3674",
+    )
+    go_repository(
+        name = "com_github_gosuri_uitable",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/gosuri/uitable",
+        sum = "h1:IG2xLKRvErL3uhY6e1BylFzG+aJiwQviDDTfOKeKTpY=",
+        version = "v0.0.4",
+    )
+    go_repository(
+        name = "com_github_grpc_ecosystem_go_grpc_middleware_providers_prometheus",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus",
+        sum = "h1:QGLs/O40yoNK9vmy4rhUGBVyMf1lISBGtXRpsu/Qu/o=",
+        version = "v1.1.0",
+    )
+    go_repository(
+        name = "com_github_grpc_ecosystem_go_grpc_middleware_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/grpc-ecosystem/go-grpc-middleware/v2",
+        sum = "h1:B+8ClL/kCQkRiU82d9xajRPKYMrB7E0MbtzWVi1K4ns=",
+        version = "v2.3.3",
+    )
+    go_repository(
+        name = "com_github_grpc_ecosystem_grpc_gateway_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/grpc-ecosystem/grpc-gateway/v2",
+        sum = "h1:5VipnvEpbqr2gA2VbM+nYVbkIF28c5ZQfqCBQ5g2xfk=",
+        version = "v2.29.0",
+    )
+    go_repository(
+        name = "com_github_hashicorp_errwrap",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/hashicorp/errwrap",
+        sum = "h1:OxrOeh75EUXMY8TBjag2fzXGZ40LB6IKw45YeGUDY2I=",
+        version = "v1.1.0",
+    )
+    go_repository(
+        name = "com_github_hashicorp_go_multierror",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/hashicorp/go-multierror",
+        sum = "h1:H5DkEtf6CXdFp0N0Em5UCwQpXMWke8IA0+lD48awMYo=",
+        version = "v1.1.1",
+    )
+    go_repository(
+        name = "com_github_hashicorp_golang_lru_arc_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/hashicorp/golang-lru/arc/v2",
+        sum = "h1:l2zaLDubNhW4XO3LnliVj0GXO3+/CGNJAg1dcN2Fpfw=",
+        version = "v2.0.5",
+    )
+    go_repository(
+        name = "com_github_hashicorp_golang_lru_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/hashicorp/golang-lru/v2",
+        sum = "h1:wW7h1TG88eUIJ2i69gaE3uNVtEPIagzhGvHgwfx2Vm4=",
+        version = "v2.0.5",
+    )
+    go_repository(
+        name = "com_github_huandu_xstrings",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/huandu/xstrings",
+        sum = "h1:2ag3IFq9ZDANvthTwTiqSSZLjDc+BedvHPAp5tJy2TI=",
+        version = "v1.5.0",
+    )
+
+    go_repository(
         name = "com_github_inconshreveable_mousetrap",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -353,6 +799,243 @@ def go_dependencies():
         sum = "h1:wN+x4NVGpMsO7ErUn/mUI3vEoE6Jt13X2s0bqwp9tc8=",
         version = "v1.1.0",
     )
+    go_repository(
+        name = "com_github_jmoiron_sqlx",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/jmoiron/sqlx",
+        sum = "h1:1PLqN7S1UYp5t4SrVVnt4nUVNemrDAtxlulVe+Qgm3o=",
+        version = "v1.4.0",
+    )
+    go_repository(
+        name = "com_github_jonboulle_clockwork",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/jonboulle/clockwork",
+        sum = "h1:Hyh9A8u51kptdkR+cqRpT1EebBwTn1oK9YfGYbdFz6I=",
+        version = "v0.5.0",
+    )
+    go_repository(
+        name = "com_github_json_iterator_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/json-iterator/go",
+        sum = "h1:PV8peI4a0ysnczrg+LtxykD8LfKY9ML6u2jnxaEnrnM=",
+        version = "v1.1.12",
+    )
+    go_repository(
+        name = "com_github_klauspost_compress",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/klauspost/compress",
+        sum = "h1:sXLILfc9jV2QYWkzFOPWStmcUVH2RHEB1JCdY2oVvCQ=",
+        version = "v1.19.0",
+    )
+    go_repository(
+        name = "com_github_kr_pretty",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/kr/pretty",
+        sum = "h1:flRD4NNwYAUpkphVc1HcthR4KEIFJ65n8Mw5qdRn3LE=",
+        version = "v0.3.1",
+    )
+    go_repository(
+        name = "com_github_kr_text",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/kr/text",
+        sum = "h1:5Nx0Ya0ZqY2ygV366QzturHI13Jq95ApcVaJBhpS+AY=",
+        version = "v0.2.0",
+    )
+    go_repository(
+        name = "com_github_kylelemons_godebug",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/kylelemons/godebug",
+        sum = "h1:RPNrshWIDI6G2gRW9EHilWtl7Z6Sb1BR0xunSBf0SNc=",
+        version = "v1.1.0",
+    )
+    go_repository(
+        name = "com_github_lann_builder",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/lann/builder",
+        sum = "h1:SOEGU9fKiNWd/HOJuq6+3iTQz8KNCLtVX6idSoTLdUw=",
+        version = "v0.0.0-20180802200727-47ae307949d0",
+    )
+    go_repository(
+        name = "com_github_lann_ps",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/lann/ps",
+        sum = "h1:P6pPBnrTSX3DEVR4fDembhRWSsG5rVo6hYhAB/ADZrk=",
+        version = "v0.0.0-20150810152359-62de8c46ede0",
+    )
+    go_repository(
+        name = "com_github_lib_pq",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/lib/pq",
+        sum = "h1:tTWxr2YLKwIvK90ZXEw8GP7UFHtcbTtty8zsI+YjrfQ=",
+        version = "v1.12.3",
+    )
+    go_repository(
+        name = "com_github_liggitt_tabwriter",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/liggitt/tabwriter",
+        sum = "h1:9TO3cAIGXtEhnIaL+V+BEER86oLrvS+kWobKpbJuye0=",
+        version = "v0.0.0-20181228230101-89fcab3d43de",
+    )
+
+    go_repository(
+        name = "com_github_makenowjust_heredoc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/MakeNowJust/heredoc",
+        sum = "h1:cXCdzVdstXyiTqTvfqk9SDHpKNjxuom+DOlyEeQ4pzQ=",
+        version = "v1.0.0",
+    )
+    go_repository(
+        name = "com_github_masterminds_goutils",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/Masterminds/goutils",
+        sum = "h1:5nUrii3FMTL5diU80unEVvNevw1nH4+ZV4DSLVJLSYI=",
+        version = "v1.1.1",
+    )
+    go_repository(
+        name = "com_github_masterminds_semver_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/Masterminds/semver/v3",
+        sum = "h1:kQceYJfbupGfZOKZQg0kou0DgAKhzDg2NZPAwZ/2OOE=",
+        version = "v3.5.0",
+    )
+    go_repository(
+        name = "com_github_masterminds_sprig_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/Masterminds/sprig/v3",
+        sum = "h1:mQh0Yrg1XPo6vjYXgtf5OtijNAKJRNcTdOOGZe3tPhs=",
+        version = "v3.3.0",
+    )
+    go_repository(
+        name = "com_github_masterminds_squirrel",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/Masterminds/squirrel",
+        sum = "h1:uUcX/aBc8O7Fg9kaISIUsHXdKuqehiXAMQTYX8afzqM=",
+        version = "v1.5.4",
+    )
+    go_repository(
+        name = "com_github_masterminds_vcs",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/Masterminds/vcs",
+        sum = "h1:IIA2aBdXvfbIM+yl/eTnL4hb1XwdpvuQLglAix1gweE=",
+        version = "v1.13.3",
+    )
+    go_repository(
+        name = "com_github_mattn_go_colorable",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mattn/go-colorable",
+        sum = "h1:fFA4WZxdEF4tXPZVKMLwD8oUnCTTo08duU7wxecdEvA=",
+        version = "v0.1.13",
+    )
+    go_repository(
+        name = "com_github_mattn_go_isatty",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mattn/go-isatty",
+        sum = "h1:xfD0iDuEKnDkl03q4limB+vH+GxLEtL/jb4xVJSWWEY=",
+        version = "v0.0.20",
+    )
+
+    go_repository(
+        name = "com_github_mattn_go_runewidth",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mattn/go-runewidth",
+        sum = "h1:Lm995f3rfxdpd6TSmuVCHVb/QhupuXlYr8sCI/QdE+0=",
+        version = "v0.0.9",
+    )
+    go_repository(
+        name = "com_github_mattn_go_shellwords",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mattn/go-shellwords",
+        sum = "h1:yUKzIgsCnosndOASY6/enly1EAuaXeFSQ7cdyA3OuYg=",
+        version = "v1.0.14",
+    )
+
+    go_repository(
+        name = "com_github_miekg_dns",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/miekg/dns",
+        sum = "h1:Jzi7ApEIzwEPLHWRcafCN9LZSBbqQpxjt/wpgvg7wcM=",
+        version = "v1.1.57",
+    )
+
+    go_repository(
+        name = "com_github_mitchellh_copystructure",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mitchellh/copystructure",
+        sum = "h1:vpKXTN4ewci03Vljg/q9QvCGUDttBOGBIa15WveJJGw=",
+        version = "v1.2.0",
+    )
+    go_repository(
+        name = "com_github_mitchellh_go_wordwrap",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mitchellh/go-wordwrap",
+        sum = "h1:TLuKupo69TCn6TQSyGxwI1EblZZEsQ0vMlAFQflz0v0=",
+        version = "v1.0.1",
+    )
+    go_repository(
+        name = "com_github_mitchellh_reflectwalk",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mitchellh/reflectwalk",
+        sum = "h1:G2LzWKi524PWgd3mLHV8Y5k7s6XUvT0Gef6zxSIeXaQ=",
+        version = "v1.0.2",
+    )
+    go_repository(
+        name = "com_github_moby_spdystream",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/moby/spdystream",
+        sum = "h1:9sNYeYZUcci9R6/w7KDaFWEWeV4LStVG78Mpyq/Zm/Y=",
+        version = "v0.5.1",
+    )
+    go_repository(
+        name = "com_github_moby_term",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/moby/term",
+        sum = "h1:6qk3FJAFDs6i/q3W/pQ97SX192qKfZgGjCQqfCJkgzQ=",
+        version = "v0.5.2",
+    )
+    go_repository(
+        name = "com_github_modern_go_concurrent",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/modern-go/concurrent",
+        sum = "h1:TRLaZ9cD/w8PVh93nsPXa1VrQ6jlwL5oN8l14QlcNfg=",
+        version = "v0.0.0-20180306012644-bacd9c7ef1dd",
+    )
+    go_repository(
+        name = "com_github_modern_go_reflect2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/modern-go/reflect2",
+        sum = "h1:W5t00kpgFdJifH4BDsTlE89Zl93FEloxaWZfGcifgq8=",
+        version = "v1.0.3-0.20250322232337-35a7c28c31ee",
+    )
+
     go_repository(
         name = "com_github_monochromegane_go_gitignore",
         build_config = "@rules_krm//:WORKSPACE",
@@ -370,11 +1053,37 @@ def go_dependencies():
         version = "v0.0.0-20191010083416-a7dc8b61c822",
     )
     go_repository(
+        name = "com_github_mxk_go_flowrate",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mxk/go-flowrate",
+        sum = "h1:y5//uYreIhSUg3J1GEMiLbxo1LJaP8RfCpH6pymGZus=",
+        version = "v0.0.0-20140419014527-cca7078d478f",
+    )
+
+    go_repository(
         name = "com_github_nytimes_gziphandler",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/NYTimes/gziphandler",
         sum = "h1:ZUDjpQae29j0ryrS0u/B8HZfJBtBQHjqw2rQ2cqUQ3I=",
+        version = "v1.1.1",
+    )
+
+    go_repository(
+        name = "com_github_opencontainers_go_digest",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/opencontainers/go-digest",
+        sum = "h1:apOUWs51W5PlhuyGyz9FCeeBIOUDA/6nW8Oi/yOhh5U=",
+        version = "v1.0.0",
+    )
+    go_repository(
+        name = "com_github_opencontainers_image_spec",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/opencontainers/image-spec",
+        sum = "h1:y0fUlFfIZhPF1W537XOLg0/fcx6zcHCJwooC2xJA040=",
         version = "v1.1.1",
     )
     go_repository(
@@ -387,20 +1096,136 @@ def go_dependencies():
     )
 
     go_repository(
+        name = "com_github_peterbourgon_diskv",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/peterbourgon/diskv",
+        sum = "h1:UBdAOUP5p4RWqPBg048CAvpKN+vxiaj6gdUUzhl4XmI=",
+        version = "v2.0.1+incompatible",
+    )
+    go_repository(
+        name = "com_github_pkg_errors",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/pkg/errors",
+        sum = "h1:FEBLx1zS214owpjy7qsBeixbURkuhQAwrK5UwLGTwt4=",
+        version = "v0.9.1",
+    )
+
+    go_repository(
         name = "com_github_pmezard_go_difflib",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/pmezard/go-difflib",
-        sum = "h1:4DBwDE0NGyQoBHbLQYPwSUPoCMWR5BEzIk/f1lZbAQM=",
-        version = "v1.0.0",
+        sum = "h1:Jamvg5psRIccs7FGNTlIRMkT8wgtp5eCXdBlqhYGL6U=",
+        version = "v1.0.1-0.20181226105442-5d4384ee4fb2",
+    )
+
+    go_repository(
+        name = "com_github_prometheus_client_golang",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/prometheus/client_golang",
+        sum = "h1:5XStIklKuAtJSNpdD3s8XJj/Yv78IQmE1kbNk87JrAI=",
+        version = "v1.24.0",
     )
     go_repository(
         name = "com_github_prometheus_client_model",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/prometheus/client_model",
-        sum = "h1:gQz4mCbXsO+nc9n1hCxHcGA3Zx3Eo+UHZoInFGUIXNM=",
-        version = "v0.0.0-20190812154241-14fe0d1b01d4",
+        sum = "h1:oBsgwpGs7iVziMvrGhE53c/GrLUsZdHnqNwqPLxwZyk=",
+        version = "v0.6.2",
+    )
+    go_repository(
+        name = "com_github_prometheus_common",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/prometheus/common",
+        sum = "h1:bcpru3tWPVnxGnETLgOV5jbp/JRXgYEyv65CuBLAMMI=",
+        version = "v0.70.0",
+    )
+    go_repository(
+        name = "com_github_prometheus_otlptranslator",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/prometheus/otlptranslator",
+        sum = "h1:s0LJW/iN9dkIH+EnhiD3BlkkP5QVIUVEoIwkU+A6qos=",
+        version = "v1.0.0",
+    )
+    go_repository(
+        name = "com_github_prometheus_procfs",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/prometheus/procfs",
+        sum = "h1:GljZCt+zSTS+NZq88cyQ1LjZ+RCHp3uVuabBWA5+OJI=",
+        version = "v0.21.1",
+    )
+    go_repository(
+        name = "com_github_protonmail_go_crypto",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/ProtonMail/go-crypto",
+        sum = "h1:9RfcZHqEQUvP8RzecWEUafnZVtEvrBVL9BiF67IQOfM=",
+        version = "v1.4.1",
+    )
+    go_repository(
+        name = "com_github_redis_go_redis_extra_rediscmd_v9",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/redis/go-redis/extra/rediscmd/v9",
+        sum = "h1:EaDatTxkdHG+U3Bk4EUr+DZ7fOGwTfezUiUJMaIcaho=",
+        version = "v9.0.5",
+    )
+    go_repository(
+        name = "com_github_redis_go_redis_extra_redisotel_v9",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/redis/go-redis/extra/redisotel/v9",
+        sum = "h1:EfpWLLCyXw8PSM2/XNJLjI3Pb27yVE+gIAfeqp8LUCc=",
+        version = "v9.0.5",
+    )
+    go_repository(
+        name = "com_github_redis_go_redis_v9",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/redis/go-redis/v9",
+        sum = "h1:YpPyAayJV+XErNsatSElgRZZVCwXX9QzkKYNvO7x0wM=",
+        version = "v9.7.3",
+    )
+    go_repository(
+        name = "com_github_rogpeppe_go_internal",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/rogpeppe/go-internal",
+        sum = "h1:UQB4HGPB6osV0SQTLymcB4TgvyWu6ZyliaW0tI/otEQ=",
+        version = "v1.14.1",
+    )
+    go_repository(
+        name = "com_github_rubenv_sql_migrate",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/rubenv/sql-migrate",
+        sum = "h1:EPNwCvjAowHI3TnZ+4fQu3a915OpnQoPAjTXCGOy2U0=",
+        version = "v1.8.1",
+    )
+
+    go_repository(
+        name = "com_github_russross_blackfriday_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/russross/blackfriday/v2",
+        sum = "h1:JIOH55/0cWyOuilr9/qlrm0BSXldqnqwMsf35Ld67mk=",
+        version = "v2.1.0",
+    )
+
+    go_repository(
+        name = "com_github_santhosh_tekuri_jsonschema_v6",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/santhosh-tekuri/jsonschema/v6",
+        sum = "h1:1EYB5IzjZawrrnELUi78f9fPu57HuXjmddZPjrls/28=",
+        version = "v6.0.3",
     )
 
     go_repository(
@@ -411,6 +1236,39 @@ def go_dependencies():
         sum = "h1:n/SP9D5ad1fORl+llWyN+D6qoUETXNZARKjyY2/KVCw=",
         version = "v1.4.0",
     )
+    go_repository(
+        name = "com_github_shopspring_decimal",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/shopspring/decimal",
+        sum = "h1:bxl37RwXBklmTi0C79JfXCEBD1cqqHt0bbgBAGFp81k=",
+        version = "v1.4.0",
+    )
+    go_repository(
+        name = "com_github_sirupsen_logrus",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/sirupsen/logrus",
+        sum = "h1:TsZE7l11zFCLZnZ+teH4Umoq5BhEIfIzfRDZ1Uzql2w=",
+        version = "v1.9.4",
+    )
+    go_repository(
+        name = "com_github_soheilhy_cmux",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/soheilhy/cmux",
+        sum = "h1:jjzc5WVemNEDTLwv9tlmemhC73tI08BNOIGwBOo10Js=",
+        version = "v0.1.5",
+    )
+    go_repository(
+        name = "com_github_spf13_cast",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/spf13/cast",
+        sum = "h1:ntdiHjuueXFgm5nzDRdOS4yfT43P5Fnud6DH50rz/7w=",
+        version = "v1.7.0",
+    )
+
     go_repository(
         name = "com_github_spf13_cobra",
         build_config = "@rules_krm//:WORKSPACE",
@@ -444,6 +1302,31 @@ def go_dependencies():
         version = "v1.12.1",
     )
     go_repository(
+        name = "com_github_tmc_grpc_websocket_proxy",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/tmc/grpc-websocket-proxy",
+        sum = "h1:6fotK7otjonDflCTK0BCfls4SPy3NcCVb5dqqmbRknE=",
+        version = "v0.0.0-20220101234140-673ab2c3ae75",
+    )
+    go_repository(
+        name = "com_github_x448_float16",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/x448/float16",
+        sum = "h1:qLwI1I70+NjRFUR3zs1JPUCgaCXSh3SW62uAKT1mSBM=",
+        version = "v0.8.4",
+    )
+    go_repository(
+        name = "com_github_xiang90_probing",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/xiang90/probing",
+        sum = "h1:S2dVYn90KE98chqDkyE9Z4N61UnQd+KOfgp5Iu53llk=",
+        version = "v0.0.0-20221125231312-a49e3df8f510",
+    )
+
+    go_repository(
         name = "com_github_xlab_treeprint",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -461,12 +1344,29 @@ def go_dependencies():
     )
 
     go_repository(
+        name = "com_google_cloud_go_compute_metadata",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "cloud.google.com/go/compute/metadata",
+        sum = "h1:Tz+eQXMEqDIKRsmY3cHTL6FVaynIjX2QxYC4trgAKZc=",
+        version = "v0.3.0",
+    )
+    go_repository(
+        name = "dev_cel_expr",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "cel.dev/expr",
+        sum = "h1:1KrZg61W6TWSxuNZ37Xy49ps13NUovb66QLprthtwi4=",
+        version = "v0.25.1",
+    )
+
+    go_repository(
         name = "in_gopkg_check_v1",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "gopkg.in/check.v1",
-        sum = "h1:yhCVgyC4o1eVCa2tZl7eS0r+SDo693bJlVdllGtEeKM=",
-        version = "v0.0.0-20161208181325-20d25e280405",
+        sum = "h1:Hei/4ADfdWqJk1ZMxUNpqntNwaWcugrBjAiHlqqRiVk=",
+        version = "v1.0.0-20201130134442-10cb98267c6c",
     )
     go_repository(
         name = "in_gopkg_evanphx_json_patch_v4",
@@ -476,6 +1376,32 @@ def go_dependencies():
         sum = "h1:czT3CmqEaQ1aanPc5SdlgQrrEIb8w/wwCvWWnfEbYzo=",
         version = "v4.13.0",
     )
+
+    go_repository(
+        name = "in_gopkg_inf_v0",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/inf.v0",
+        sum = "h1:73M5CoZyi3ZLMOyDlQh031Cx6N9NDJ2Vvfl76EDAgDc=",
+        version = "v0.9.1",
+    )
+    go_repository(
+        name = "in_gopkg_natefinch_lumberjack_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/natefinch/lumberjack.v2",
+        sum = "h1:bBRl1b0OH9s/DuPhuXpNl+VtCaJXFZ5/uEFST95x9zc=",
+        version = "v2.2.1",
+    )
+    go_repository(
+        name = "in_gopkg_yaml_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/yaml.v2",
+        sum = "h1:D8xgwECY7CYvx+Y2n4sBz93Jn9JRvxdiyyo8CTfuKaY=",
+        version = "v2.4.0",
+    )
+
     go_repository(
         name = "in_gopkg_yaml_v3",
         build_config = "@rules_krm//:WORKSPACE",
@@ -501,12 +1427,134 @@ def go_dependencies():
         version = "v3.0.5",
     )
     go_repository(
+        name = "io_etcd_go_bbolt",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/bbolt",
+        sum = "h1:S7GAl7Fxv12yohbwFfIbQCGDWbQbtDGPET4P/bD4lxU=",
+        version = "v1.5.0",
+    )
+    go_repository(
+        name = "io_etcd_go_etcd_api_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/etcd/api/v3",
+        sum = "h1:WZlGK7pRtYGDB8ti8wkrQ5D2oWGMbtNL9VA5e+vF2Fg=",
+        version = "v3.7.0",
+    )
+    go_repository(
+        name = "io_etcd_go_etcd_client_pkg_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/etcd/client/pkg/v3",
+        sum = "h1:sW9njJzS3vXKcAJjjLQ4nk+avNUJ12Bcijcx8ehUskE=",
+        version = "v3.7.0",
+    )
+    go_repository(
+        name = "io_etcd_go_etcd_client_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/etcd/client/v3",
+        sum = "h1:5MHO37VbPB87VRPKUXEcicjeQWiTSjpPv3Ume8xPx20=",
+        version = "v3.7.0",
+    )
+    go_repository(
+        name = "io_etcd_go_etcd_pkg_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/etcd/pkg/v3",
+        sum = "h1:aUBHGzXnYL2m3AlZfKp0ZhHQLVZIKfu9QsIlYdr+mxc=",
+        version = "v3.7.0",
+    )
+    go_repository(
+        name = "io_etcd_go_etcd_server_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/etcd/server/v3",
+        sum = "h1:ScdUdN8ljuimp0lZaNq0otLMrHcFSFT+dQyT1j7JSFo=",
+        version = "v3.7.0",
+    )
+    go_repository(
+        name = "io_etcd_go_raft_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.etcd.io/raft/v3",
+        sum = "h1:BGzlwx07bLv8PW6OU5HObuz1y4hlPZUXA07pM1mPUh4=",
+        version = "v3.7.0",
+    )
+
+    go_repository(
+        name = "io_k8s_api",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/api",
+        sum = "h1:Z//Vj9N7RA/yS2sDmxyeo7h+RR4zbUrd2vrd3Z0TbB4=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_apiextensions_apiserver",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/apiextensions-apiserver",
+        sum = "h1:zRMQ3+/LIE5oZ0tVvXwYHC+dIkSP5cjNWju7AZU1LOI=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_apimachinery",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/apimachinery",
+        sum = "h1:Np2AbDtf8x6RDHiD8T9LbKJ9gaegeVNa8yNm5FuGKm0=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_apiserver",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/apiserver",
+        sum = "h1:TXg7OxsOWrAH8J4Zi/gBAZuMw1Dfdd+6cca2h4qjRqo=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_cli_runtime",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/cli-runtime",
+        sum = "h1:U3XakUeirBQJMz5688r04z74SIHSE7V5SIZ6Ho5JyBM=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_client_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/client-go",
+        sum = "h1:nsN31fy8wBySuZ+QRnKmrjRSQLOG2rvoGN0tKd12zhQ=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_code_generator",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/code-generator",
+        sum = "h1:AC915wukzlVHHODAQYxvQ25WKibPh95faJ2kxf8dzuo=",
+        version = "v0.37.0",
+    )
+    go_repository(
+        name = "io_k8s_component_base",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/component-base",
+        sum = "h1:3SdSa4+itMdFTDFTeR8CxKGmSTSMXFlKL4ky8OqjguM=",
+        version = "v0.37.0",
+    )
+
+    go_repository(
         name = "io_k8s_gengo_v2",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "k8s.io/gengo/v2",
-        sum = "h1:gMplByicHV/TJBizHd9aVEsTYoJBnnUAT5MHlTkbjhQ=",
-        version = "v2.0.0-20250922181213-ec3ebc5fd46b",
+        sum = "h1:3L6PNkMLXkU/pz3jWzaaIUz0Rs2V9h+5O51AeRC7poc=",
+        version = "v2.0.0-20260408192533-25e2208e0dc3",
     )
     go_repository(
         name = "io_k8s_klog_v2",
@@ -517,6 +1565,15 @@ def go_dependencies():
         version = "v2.140.0",
     )
     go_repository(
+        name = "io_k8s_kms",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/kms",
+        sum = "h1:WDW3pSc5yFB1Od4YXXL3i5oK+vXI2v++LAV82+Ks1Z0=",
+        version = "v0.37.0",
+    )
+
+    go_repository(
         name = "io_k8s_kube_openapi",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -524,6 +1581,24 @@ def go_dependencies():
         sum = "h1:oXImqH8mQNk7PmvzKhmN3ddJoY6OnyM225MXwGHPm0A=",
         version = "v0.0.0-20260721132016-d427ff9ee9ad",
     )
+    go_repository(
+        name = "io_k8s_kubectl",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/kubectl",
+        sum = "h1:cici6hiofx93ASldmprDmZF55SfhVt4o3HniltVLjTc=",
+        version = "v0.37.0",
+    )
+
+    go_repository(
+        name = "io_k8s_sigs_apiserver_network_proxy_konnectivity_client",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "sigs.k8s.io/apiserver-network-proxy/konnectivity-client",
+        sum = "h1:/YpDJ4vReG7ZmzSpBGxduXgywWkJU9zHubgJG03MT+Y=",
+        version = "v0.36.0",
+    )
+
     go_repository(
         name = "io_k8s_sigs_json",
         build_config = "@rules_krm//:WORKSPACE",
@@ -540,6 +1615,7 @@ def go_dependencies():
         sum = "h1:MRyw+zLnFBP+G40gZJoKZErAuRiOPEPao+ddS9L6xt4=",
         version = "v0.21.2",
     )
+
     go_repository(
         name = "io_k8s_sigs_kustomize_kyaml",
         build_config = "@rules_krm//:WORKSPACE",
@@ -563,8 +1639,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "sigs.k8s.io/structured-merge-diff/v6",
-        sum = "h1:AkER7js0XVWi/F/V2Iwl5N7O/B9VP2JyrOMmHPdco+g=",
-        version = "v6.4.1",
+        sum = "h1:qdOxHwrl2Kaag1aQEarlYcOA9vSyGCp3CIki3aW8c4Q=",
+        version = "v6.4.2",
     )
     go_repository(
         name = "io_k8s_sigs_yaml",
@@ -575,6 +1651,15 @@ def go_dependencies():
         version = "v1.6.0",
     )
     go_repository(
+        name = "io_k8s_streaming",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "k8s.io/streaming",
+        sum = "h1:iPBUZLZiKt5bV+lxJurASMOV07VuBhNpiwJt2//AWrM=",
+        version = "v0.37.0",
+    )
+
+    go_repository(
         name = "io_k8s_utils",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -582,6 +1667,207 @@ def go_dependencies():
         sum = "h1:Ea7fgQ5we8Y9T0OX5o0dAHzQOBRI07D/dEYRaB9ZZEs=",
         version = "v0.0.0-20260626114624-be93311217bd",
     )
+    go_repository(
+        name = "io_opentelemetry_go_auto_sdk",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/auto/sdk",
+        sum = "h1:jXsnJ4Lmnqd11kwkBV2LgLoFMZKizbCi5fNZ/ipaZ64=",
+        version = "v1.2.1",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_contrib_bridges_prometheus",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/contrib/bridges/prometheus",
+        sum = "h1:dkBzNEAIKADEaFnuESzcXvpd09vxvDZsOjx11gjUqLk=",
+        version = "v0.67.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_contrib_exporters_autoexport",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/contrib/exporters/autoexport",
+        sum = "h1:4fnRcNpc6YFtG3zsFw9achKn3XgmxPxuMuqIL5rE8e8=",
+        version = "v0.67.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_contrib_instrumentation_google_golang_org_grpc_otelgrpc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc",
+        sum = "h1:0Qx7VGBacMm9ZENQ7TnNObTYI4ShC+lHI16seduaxZo=",
+        version = "v0.68.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_contrib_instrumentation_net_http_otelhttp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp",
+        sum = "h1:8tvICD4vSTOOsNrsI4Ljf6C+6UKvpTEH5XY3JMoyPoo=",
+        version = "v0.69.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel",
+        sum = "h1:JjwHmHpA4iZ3wBxluu2fbbE7j4kqlE8jXyAyPXH7HqU=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlplog_otlploggrpc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploggrpc",
+        sum = "h1:Dn8rkudDzY6KV9dr/D/bTUuWgqDf9xe0rr4G2elrn0Y=",
+        version = "v0.19.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlplog_otlploghttp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp",
+        sum = "h1:HIBTQ3VO5aupLKjC90JgMqpezVXwFuq6Ryjn0/izoag=",
+        version = "v0.19.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlpmetric_otlpmetricgrpc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc",
+        sum = "h1:8UQVDcZxOJLtX6gxtDt3vY2WTgvZqMQRzjsqiIHQdkc=",
+        version = "v1.43.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlpmetric_otlpmetrichttp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp",
+        sum = "h1:w1K+pCJoPpQifuVpsKamUdn9U0zM3xUziVOqsGksUrY=",
+        version = "v1.43.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlptrace",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlptrace",
+        sum = "h1:4YsVu3B8+3qtWYYrsUYgn0OG78pN0rnNPRGX4SbokQI=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlptrace_otlptracegrpc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc",
+        sum = "h1:qazEJlUOQzhCpzQpFETGby7EdqjI1wsd0W+6Gg1SCTU=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_otlp_otlptrace_otlptracehttp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp",
+        sum = "h1:3iZJKlCZufyRzPzlQhUIWVmfltrXuGyfjREgGP3UUjc=",
+        version = "v1.43.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_prometheus",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/prometheus",
+        sum = "h1:jOveH/b4lU9HT7y+Gfamf18BqlOuz2PWEvs8yM7Q6XE=",
+        version = "v0.65.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_stdout_stdoutlog",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/stdout/stdoutlog",
+        sum = "h1:GJkybS+crDMdExT/BUNCEgfrmfboztcS6PhvSo88HKM=",
+        version = "v0.19.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_stdout_stdoutmetric",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/stdout/stdoutmetric",
+        sum = "h1:TC+BewnDpeiAmcscXbGMfxkO+mwYUwE/VySwvw88PfA=",
+        version = "v1.43.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_exporters_stdout_stdouttrace",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/exporters/stdout/stdouttrace",
+        sum = "h1:mS47AX77OtFfKG4vtp+84kuGSFZHTyxtXIN269vChY0=",
+        version = "v1.43.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_log",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/log",
+        sum = "h1:KUZs/GOsw79TBBMfDWsXS+KZ4g2Ckzksd1ymzsIEbo4=",
+        version = "v0.19.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_metric",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/metric",
+        sum = "h1:1w0gILTcHdr3YI+ixLyjemwrVnsMURbTZFrSYCdDdmc=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_sdk",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/sdk",
+        sum = "h1:nHYwb9lK+fJPU/dnT6s7W7Z8itMWyqrnVfbheVYrZ58=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_sdk_log",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/sdk/log",
+        sum = "h1:scYVLqT22D2gqXItnWiocLUKGH9yvkkeql5dBDiXyko=",
+        version = "v0.19.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_sdk_metric",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/sdk/metric",
+        sum = "h1:3LlKgI+VjbVsjNRFZJZAJ30WjXC5VkNRks6si09iEfI=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_otel_trace",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/otel/trace",
+        sum = "h1:jxF5CsGYCe74MCRx2X4g7WsY/VBKRqqpNvXlX/6gtIk=",
+        version = "v1.44.0",
+    )
+    go_repository(
+        name = "io_opentelemetry_go_proto_otlp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/proto/otlp",
+        sum = "h1:IQRWgT5srOCYfiWnpqUYz9CVmbO8bFmKcwYxpuCSL2g=",
+        version = "v1.10.0",
+    )
+    go_repository(
+        name = "land_oras_oras_go_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "oras.land/oras-go/v2",
+        sum = "h1:N04RXngAp1LJKTG6ifz3xHPipasEkWr+hFmInja5YKo=",
+        version = "v2.6.2",
+    )
+
     go_repository(
         name = "net_starlark_go",
         build_config = "@rules_krm//:WORKSPACE",
@@ -606,13 +1892,30 @@ def go_dependencies():
         sum = "h1:+kGHl1aib/qcwaRi1CbqBZ1rk19r85MNUf8HaBghugY=",
         version = "v0.0.0-20200526211855-cb27e3aa2013",
     )
+
+    go_repository(
+        name = "org_golang_google_genproto_googleapis_api",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "google.golang.org/genproto/googleapis/api",
+        sum = "h1:Kjn0N0tCrDgiAFW+lGO4JZ3ck44CehvJQMAwj9QF0G8=",
+        version = "v0.0.0-20260526163538-3dc84a4a5aaa",
+    )
+    go_repository(
+        name = "org_golang_google_genproto_googleapis_rpc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "google.golang.org/genproto/googleapis/rpc",
+        sum = "h1:mZHHdPZl0dbGHCflZgAq/Q468DWVFcU2whhB2KAo8fk=",
+        version = "v0.0.0-20260526163538-3dc84a4a5aaa",
+    )
     go_repository(
         name = "org_golang_google_grpc",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "google.golang.org/grpc",
-        sum = "h1:rRYRFMVgRv6E0D70Skyfsr28tDXIuuPZyWGMPdMcnXg=",
-        version = "v1.27.0",
+        sum = "h1:NnAxzGRA0677vCa4BUkOAnO5+FfQqVl9iUXeD0IqcGE=",
+        version = "v1.82.1",
     )
 
     go_repository(
@@ -628,16 +1931,16 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/crypto",
-        sum = "h1:VklqNMn3ovrHsnt90PveolxSbWFaJdECFbxSq0Mqo2M=",
-        version = "v0.0.0-20190308221718-c2843e01d9a2",
+        sum = "h1:+KWHjbgOaAQ66dh/YlkZKHlz9ZUlq61AFirAR9ntP8M=",
+        version = "v0.55.0",
     )
     go_repository(
         name = "org_golang_x_exp",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/exp",
-        sum = "h1:c2HOrn5iMezYjSlGPncknSEr/8x5LELb/ilJbXi9DEA=",
-        version = "v0.0.0-20190121172915-509febef88a4",
+        sum = "h1:W3F4c+6OLc6H2lb//N1q4WpJkhzJCK5J6kUi1NTVXfM=",
+        version = "v0.0.0-20260410095643-746e56fc9e2f",
     )
     go_repository(
         name = "org_golang_x_lint",
@@ -653,24 +1956,24 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/mod",
-        sum = "h1:tHFzIWbBifEmbwtGz65eaWyGiGZatSrT9prnU8DbVL8=",
-        version = "v0.33.0",
+        sum = "h1:MECBjubtXD7yj4HrhIUcywNaGeNVUdfVnxmPajOk4yk=",
+        version = "v0.38.0",
     )
     go_repository(
         name = "org_golang_x_net",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/net",
-        sum = "h1:oWX7TPOiFAMXLq8o0ikBYfCJVlRHBcsciT5bXOrH628=",
-        version = "v0.0.0-20190311183353-d8887717615a",
+        sum = "h1:K5+3DljvIuDG9/Jv9rvyMywYNFCQ9RSUY6OOTTkT+tE=",
+        version = "v0.57.0",
     )
     go_repository(
         name = "org_golang_x_oauth2",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/oauth2",
-        sum = "h1:vEDujvNQGv4jgYKudGeI/+DAX4Jffq6hpD55MmoEvKs=",
-        version = "v0.0.0-20180821212333-d2e6202438be",
+        sum = "h1:peZ/1z27fi9hUOFCAZaHyrpWG5lwe0RJEEEeH0ThlIs=",
+        version = "v0.36.0",
     )
 
     go_repository(
@@ -678,8 +1981,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/sync",
-        sum = "h1:vV+1eWNmZ5geRlYjzm2adRgW2/mcpevXNg50YZtPCE4=",
-        version = "v0.19.0",
+        sum = "h1:SZjpbeLmrCk4xhRSZFNZW5gFUeCeFgjekvI/+gfScek=",
+        version = "v0.22.0",
     )
     go_repository(
         name = "org_golang_x_sys",
@@ -694,16 +1997,24 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/term",
-        sum = "h1:QCgPso/Q3RTJx2Th4bDLqML4W6iJiaXFq2/ftQF13YU=",
-        version = "v0.41.0",
+        sum = "h1:NwWyBmoJCbfTHpxrWoZ9C6/VxOf7ic219I8xZZFdrf0=",
+        version = "v0.45.0",
     )
     go_repository(
         name = "org_golang_x_text",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/text",
-        sum = "h1:g61tztE5qeGQ89tm6NTjjM9VPIm088od1l6aSorWRWg=",
-        version = "v0.3.0",
+        sum = "h1:vz/seA0lnX87Othu2f/0L24RcgrXD9/YFTSuGjj3rH8=",
+        version = "v0.41.0",
+    )
+    go_repository(
+        name = "org_golang_x_time",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "golang.org/x/time",
+        sum = "h1:bbrp8t3bGUeFOx08pvsMYRTCVSMk89u4tKbNOZbp88U=",
+        version = "v0.15.0",
     )
 
     go_repository(
@@ -754,4 +2065,28 @@ def go_dependencies():
         importpath = "go.uber.org/goleak",
         sum = "h1:2K3zAYmnTNqV73imy9J1T3WC+gmCePx2hEGkimedGto=",
         version = "v1.3.0",
+    )
+    go_repository(
+        name = "org_uber_go_multierr",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.uber.org/multierr",
+        sum = "h1:blXXJkSxSSfBVBlC76pxqeO+LN3aDfLQo+309xJstO0=",
+        version = "v1.11.0",
+    )
+    go_repository(
+        name = "org_uber_go_zap",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.uber.org/zap",
+        sum = "h1:08RqriUEv8+ArZRYSTXy1LeBScaMpVSTBhCeaZYfMYc=",
+        version = "v1.27.1",
+    )
+    go_repository(
+        name = "sh_helm_helm_v3",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "helm.sh/helm/v3",
+        sum = "h1:n1if5iQgHYsujPAcO5oonH/KiSNUmqmUF0iGVjSF3AU=",
+        version = "v3.22.0",
     )

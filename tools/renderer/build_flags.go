@@ -41,11 +41,11 @@ func (k *kustomizeBuildFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&k.managedBy, "enable-managedby-label", false, "deprecated: label every object app.kubernetes.io/managed-by (also with "+managedByEnv+"=on)")
 	_ = fs.MarkDeprecated("enable-managedby-label",
 		"The flag `enable-managedby-label` has been deprecated. Use the `managedByLabel` option in the `buildMetadata` field instead.")
-	// Helm's flags other than --enable-helm and --helm-command (defined with
-	// Helm support) are accepted; a flag already defined is left alone.
+	// Helm's flags other than --enable-helm and --helm-command (helm_flags.go);
+	// a flag already defined is left alone.
 	for _, f := range []struct{ name, usage string }{
-		{"helm-api-versions", "Kubernetes api versions used by Helm for Capabilities.APIVersions (accepted for kustomize compatibility)"},
-		{"helm-kube-version", "Kubernetes version used by Helm for Capabilities.KubeVersion (accepted for kustomize compatibility)"},
+		{"helm-api-versions", "Kubernetes api versions used by Helm for Capabilities.APIVersions"},
+		{"helm-kube-version", "Kubernetes version used by Helm for Capabilities.KubeVersion"},
 		{"helm-debug", "enable debug output from the Helm chart inflator generator (accepted for kustomize compatibility)"},
 	} {
 		if fs.Lookup(f.name) != nil {
@@ -73,6 +73,16 @@ func (k *kustomizeBuildFlags) apply(fs *pflag.FlagSet, opts *build.Options, stde
 		opts.Reorder = k.reorder
 	}
 	opts.Functions = build.Functions{Alpha: k.alphaPlugins, Exec: k.exec, Env: k.env}
+	// Helm's capability flags override every chart's, as in kustomize.
+	if v, err := fs.GetStringArray("helm-api-versions"); err == nil {
+		opts.Helm.ApiVersions = v
+	}
+	if v, err := fs.GetString("helm-kube-version"); err == nil {
+		opts.Helm.KubeVersion = v
+	}
+	if v, err := fs.GetBool("helm-debug"); err == nil {
+		opts.Helm.Debug = v
+	}
 	v, set := os.LookupEnv(managedByEnv)
 	opts.ManagedByLabel = k.managedBy || (set && v == "on")
 	if k.exec && !k.alphaPlugins {

@@ -96,6 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 type buildOptions struct {
 	output         string
 	loadRestrictor string
+	helm           helmFlags
 	prov           provenanceFlags
 	kustomize      kustomizeBuildFlags // build_flags.go
 	fs             *pflag.FlagSet
@@ -145,6 +146,7 @@ func buildFlags(stderr io.Writer) *buildOptions {
 	o.prov.register(o.fs)
 	o.kustomize.register(o.fs)
 	addImageFlag(o.fs) // images_flags.go
+	o.helm.register(o.fs)
 	o.fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		o.fs.PrintDefaults()
@@ -178,7 +180,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	opts := build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs}
+	opts := build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs, Helm: o.helm.config(stderr)}
 	if err := o.kustomize.apply(o.fs, &opts, stderr); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
@@ -300,7 +302,7 @@ func runRender(args []string, stderr io.Writer) int {
 	}
 	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
-		Kind: o.kind, SnapshotOnly: o.manifests == "", Images: imgs,
+		Kind: o.kind, SnapshotOnly: o.manifests == "", Images: imgs, Helm: renderHelm,
 		Functions: renderFunctions, // declared functions (--function) are the gate
 	}, o.snapshot != "")
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/helm" // helmCharts cases
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
@@ -30,14 +31,20 @@ var (
 const (
 	kustomizeVersion = "v5.8.2"
 	kustomizeModule  = "sigs.k8s.io/kustomize/kustomize/v5"
-	casesDir         = "testdata/cases"
-	treePlaceholder  = "$TREE"
+	// helmVersion is the helm binary kustomize runs for --enable-helm cases:
+	// the newest Helm v3 that builds with the machine's Go (README).
+	helmVersion     = "v3.22.0"
+	helmModule      = "helm.sh/helm/v3/cmd/helm"
+	helmFlag        = "--enable-helm"
+	casesDir        = "testdata/cases"
+	treePlaceholder = "$TREE"
 
 	fileTarget        = "target"
 	fileArgs          = "args"
 	fileExpectedYAML  = "expected.yaml"
 	fileExpectedErr   = "expected.err"
 	fileErrorContains = "error_contains"
+	fileLevelsError   = "levels_error_contains"
 )
 
 var caseNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -160,6 +167,9 @@ type kustomizeResult struct {
 func runKustomize(t *testing.T, kustomize string, tc *testCase) kustomizeResult {
 	t.Helper()
 	args := append([]string{"build", tc.target}, tc.args...)
+	if tc.opts.Helm.Enabled {
+		args = append(args, "--helm-command", findTool(t, "HELM", "helm", helmModule, helmVersion))
+	}
 	cmd := exec.Command(kustomize, args...)
 	cmd.Dir = tc.tree
 	var stdout, stderr bytes.Buffer
@@ -192,12 +202,22 @@ func treePaths(tree string) []string {
 // "merging from generator &{0xc000123456 <nil>}"); they change from run to run.
 var pointerRE = regexp.MustCompile(`0x[0-9a-f]{8,}`)
 
+// helmTmpRE matches the temporary directory kustomize makes for helm (its
+// values file and HELM_CONFIG_HOME live there) and the pinned helm's path.
+var helmTmpRE = regexp.MustCompile(`/\S*/kustomize-helm-[0-9]+|/\S*/\.bin/helm\b`)
+
 // scrubStderr makes kustomize's stderr reproducible: the tree's absolute path
 // becomes $TREE and pointer values become 0xADDR.
 func scrubStderr(b []byte, tree string) []byte {
 	for _, p := range treePaths(tree) {
 		b = bytes.ReplaceAll(b, []byte(p), []byte(treePlaceholder))
 	}
+	b = helmTmpRE.ReplaceAllFunc(b, func(m []byte) []byte {
+		if bytes.HasSuffix(m, []byte("/helm")) {
+			return []byte("$HELM")
+		}
+		return []byte("$HELMTMP")
+	})
 	return pointerRE.ReplaceAll(b, []byte("0xADDR"))
 }
 
@@ -212,25 +232,31 @@ func containsTreePath(b []byte, tree string) bool {
 
 // findKustomize locates the oracle, installing it into <repo root>/.bin if needed.
 func findKustomize(t *testing.T) string {
+	return findTool(t, "KUSTOMIZE", "kustomize", kustomizeModule, kustomizeVersion)
+}
+
+// findTool returns $env, else <repo root>/.bin/name, installed from module
+// at version with `go install` when missing.
+func findTool(t *testing.T, env, name, module, version string) string {
 	t.Helper()
-	if k := os.Getenv("KUSTOMIZE"); k != "" {
+	if k := os.Getenv(env); k != "" {
 		if _, err := os.Stat(k); err != nil {
-			t.Fatalf("$KUSTOMIZE=%s: %v", k, err)
+			t.Fatalf("$%s=%s: %v", env, k, err)
 		}
 		return k
 	}
 	root := repoRoot(t)
 	bin := filepath.Join(root, ".bin")
-	k := filepath.Join(bin, "kustomize")
+	k := filepath.Join(bin, name)
 	if _, err := os.Stat(k); err == nil {
 		return k
 	}
-	t.Logf("installing kustomize %s into %s", kustomizeVersion, bin)
-	cmd := exec.Command("go", "install", kustomizeModule+"@"+kustomizeVersion)
+	t.Logf("installing %s %s into %s", name, version, bin)
+	cmd := exec.Command("go", "install", module+"@"+version)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOTOOLCHAIN=local")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("installing kustomize: %v\n%s", err, out)
+		t.Fatalf("installing %s: %v\n%s", name, err, out)
 	}
 	return k
 }
@@ -330,6 +356,9 @@ func (tc *testCase) parseArgs() error {
 		a := tc.args[i]
 		var val string
 		switch {
+		case a == helmFlag:
+			tc.opts.Helm.Enabled = true
+			continue
 		case a == "--load-restrictor" || a == "--load_restrictor":
 			if i+1 >= len(tc.args) {
 				return fmt.Errorf("args: %s needs a value", a)

@@ -14,6 +14,9 @@
 //	                 values such as 0xc000123456, which vary between runs, by 0xADDR)
 //	error_contains   for error cases: one substring per line that krm's error
 //	                 message must contain ($TREE expands to the tree's path)
+//	levels_error_contains  optional, one line: the case renders in one go but,
+//	                 by design, not level by level through snapshots
+//	                 (TestSnapshotLevels); krm's error there must contain it
 //
 // Modes:
 //

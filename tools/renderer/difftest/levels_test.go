@@ -105,6 +105,15 @@ func TestSnapshotLevels(t *testing.T) {
 			opts := tc.opts
 			opts.Prebuilt, opts.Hermetic, opts.Label = chain, true, "//top"
 			res, err := build.Render(fs, dir, opts, true)
+			if want, ok, rerr := readOptional(filepath.Join(tc.dir, fileLevelsError)); rerr != nil {
+				t.Fatal(rerr)
+			} else if ok {
+				// kustomize succeeds but rendering bases on their own cannot.
+				if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(string(want))) {
+					t.Fatalf("snapshot chain: got error %v, want one containing %q (%s)", err, want, fileLevelsError)
+				}
+				return
+			}
 			if tc.wantErr != nil {
 				if err == nil {
 					t.Fatalf("kustomize fails on this case but the snapshot chain rendered:\n%s", res.Manifests)

@@ -136,6 +136,9 @@ func TestProvenanceDifferential(t *testing.T) {
 				t.Errorf("fast paths change the provenance manifest:\n%s", textdiff.Unified(string(slow.ProvenanceManifest), string(res.ProvenanceManifest), 3, 200))
 			}
 
+			if _, levelsFail, err := readOptional(filepath.Join(tc.dir, fileLevelsError)); err != nil || levelsFail {
+				return // TestSnapshotLevels checks the error
+			}
 			chain := &provChain{
 				snapshotChain: snapshotChain{fs: fsys, opts: opts, done: map[string][]byte{}, inFlight: map[string]bool{}},
 				labels:        labels,

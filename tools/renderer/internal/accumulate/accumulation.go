@@ -30,6 +30,10 @@ type Accumulation struct {
 	// read from a snapshot; merging the base applies it, as kustomize
 	// applies a base's openapi to the build that includes it.
 	OpenAPI *OpenAPISetting
+	// HelmUnnamespaced says a helmCharts entry in this tree was rendered
+	// without a namespace because no kustomization up to here sets one; an
+	// including kustomization with a namespace would have given it its own.
+	HelmUnnamespaced bool
 }
 
 // OpenAPISetting is a kustomization's openapi field with the schema it
@@ -63,6 +67,7 @@ func (a *Accumulation) Merge(other *Accumulation) error {
 	if err := a.MergeConfig(other.Config); err != nil {
 		return err
 	}
+	a.HelmUnnamespaced = a.HelmUnnamespaced || other.HelmUnnamespaced
 	return a.Vars.MergeSet(other.Vars)
 }
 
@@ -88,5 +93,6 @@ func (a *Accumulation) MergeVars(incoming []types.Var) error {
 
 // DeepCopy returns an accumulation sharing nothing mutable with a.
 func (a *Accumulation) DeepCopy() *Accumulation {
-	return &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy()}
+	return &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy(),
+		HelmUnnamespaced: a.HelmUnnamespaced}
 }

@@ -94,6 +94,9 @@ type Target struct {
 	// origin is non-nil when the top kustomization asks for buildMetadata;
 	// its Path is this kustomization's directory relative to the top.
 	origin *resource.Origin
+	// helmNamespace is the namespace of the nearest including kustomization
+	// that sets one: helmCharts entries without a namespace get it.
+	helmNamespace string
 }
 
 // NewTarget reads the kustomization file in ldr's root.
@@ -190,12 +193,17 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 	var gens []generate.Generator
 	var err error
 	if tk == nil {
-		gens, err = generate.Builtins(&t.kust.Kustomization, t.helpers())
+		gens, err = generate.Builtins(t.generatorKustomization(), t.helpers())
 	} else {
-		gens, err = generate.BuiltinsEach(&t.kust.Kustomization, t.recordingHelpers)
+		gens, err = generate.BuiltinsEach(t.generatorKustomization(), t.recordingHelpers)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
+	}
+	if t.subHelmNamespace() == "" {
+		for _, c := range t.kust.HelmCharts {
+			acc.HelmUnnamespaced = acc.HelmUnnamespaced || c.Namespace == ""
+		}
 	}
 	type gen struct {
 		g      resmap.Generator
@@ -243,12 +251,49 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		if err := acc.Resources.AbsorbAll(m); err != nil {
 			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
 		}
+		if c, ok := g.g.(inflatedChart); ok && g.step != nil {
+			name, version, digest := c.InflatedChart()
+			g.step.Chart = &provenance.Chart{Name: name, Version: version, Sha256: digest}
+		}
 		if tk != nil {
 			// AbsorbAll adds or replaces resources, never edits one in place.
 			t.recordStep(acc.Resources, before, g.step, g.rec, nil, true)
 		}
 	}
 	return nil
+}
+
+// generatorKustomization is the kustomization the builtin generators are
+// configured from: as in kustomize v5.8, a helmCharts entry without a
+// namespace takes the nearest including kustomization's (its own is applied
+// by package generate).
+func (t *Target) generatorKustomization() *types.Kustomization {
+	k := &t.kust.Kustomization
+	if k.Namespace != "" || t.helmNamespace == "" || len(k.HelmCharts) == 0 {
+		return k
+	}
+	c := *k
+	c.HelmCharts = append([]types.HelmChart(nil), k.HelmCharts...)
+	for i := range c.HelmCharts {
+		if c.HelmCharts[i].Namespace == "" {
+			c.HelmCharts[i].Namespace = t.helmNamespace
+		}
+	}
+	return &c
+}
+
+// subHelmNamespace is the helmNamespace of the bases and components this
+// kustomization includes.
+func (t *Target) subHelmNamespace() string {
+	if t.kust.Namespace != "" {
+		return t.kust.Namespace
+	}
+	return t.helmNamespace
+}
+
+// inflatedChart is a generator that inflated a Helm chart (package helm).
+type inflatedChart interface {
+	InflatedChart() (name, version, sha256 string)
 }
 
 // recordStep records what step s (which read files through rec) did to m.
@@ -428,6 +473,11 @@ func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, 
 	if kind == types.ComponentKind {
 		return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, dir)
 	}
+	if pre.HelmUnnamespaced && t.subHelmNamespace() != "" {
+		return nil, fmt.Errorf("base '%s' inflates a helm chart without a namespace; kustomize gives it the namespace %q "+
+			"of the kustomization that includes it, which a base rendered on its own cannot know: "+
+			"set namespace on the helmCharts entry (or on the base's kustomization)", path, t.subHelmNamespace())
+	}
 	if t.origin != nil {
 		if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
 			return nil, err
@@ -465,6 +515,7 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 		return nil, fmt.Errorf("couldn't make target for path '%s': %w", ldr.Root(), err)
 	}
 	sub.kust.BuildMetadata = t.kust.BuildMetadata
+	sub.helmNamespace = t.subHelmNamespace()
 	if t.origin != nil {
 		o := t.origin.Append(path)
 		sub.origin = o
@@ -604,7 +655,9 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 		t.env.uses[root]--
 		left = t.env.uses[root]
 	}
-	cached, ok := t.env.memo[root]
+	// A base's helm charts may render differently under another namespace.
+	key := root + "\x00" + t.subHelmNamespace()
+	cached, ok := t.env.memo[key]
 	if !ok {
 		sub, err := NewTarget(t.env, ldr)
 		if err != nil {
@@ -619,19 +672,20 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 		if t.origin != nil {
 			sub.origin = &resource.Origin{}
 		}
+		sub.helmNamespace = t.subHelmNamespace()
 		if cached, err = sub.Accumulate(); err != nil {
 			return nil, fmt.Errorf("recursed accumulation of path '%s': %w", ldr.Root(), err)
 		}
 	}
 	pre := cached
 	if left > 0 {
-		t.env.memo[root] = cached
+		t.env.memo[key] = cached
 		pre = cached.DeepCopy()
 		if t.env.Prov != nil {
 			t.env.Prov.CopyRecords(cached.Resources.Resources(), pre.Resources.Resources())
 		}
 	} else {
-		delete(t.env.memo, root)
+		delete(t.env.memo, key)
 	}
 	if t.origin != nil {
 		if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {

@@ -66,6 +66,9 @@ type Options struct {
 	ManagedByLabel bool
 	// Images are appended to the top kustomization's `images` (krm --image).
 	Images []images.Spec
+	// Helm configures helmCharts as kustomize's --enable-helm and --helm-*
+	// flags do; charts are rendered in-process, so Command is not used.
+	Helm types.HelmConfig
 }
 
 // Functions are kustomize build's flags for plugins other than the builtins.
@@ -142,6 +145,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	}
 	env := NewEnv()
 	env.Plugins = opts.Functions.pluginConfig()
+	env.Plugins.HelmConfig = opts.Helm
 	env.Hermetic, env.Label = opts.Hermetic, opts.Label
 	env.Memoize = !opts.Hermetic
 	var hint load.MissingHint

@@ -1,5 +1,5 @@
 // Package generate configures the builtin generators a kustomization file
-// asks for (configMapGenerator, secretGenerator), in kustomize's order.
+// asks for (configMapGenerator, secretGenerator, helmCharts), in kustomize's order.
 package generate
 
 import (
@@ -10,6 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 )
 
 // Generator is one configured generator and the builtin kind that made it.
@@ -57,8 +59,36 @@ func BuiltinsEach(k *types.Kustomization, newHelpers func() *resmap.PluginHelper
 		}
 		out = append(out, Generator{Kind: "SecretGenerator", Config: y, Redacted: red, Helpers: h, Generator: p})
 	}
-	if len(k.HelmCharts) > 0 || k.HelmGlobals != nil || len(k.HelmChartInflationGenerator) > 0 {
-		return nil, fmt.Errorf("helmCharts: not supported yet by krm; render the chart to YAML and list it under resources")
+	helmCharts, err := helmChartGenerators(k, newHelpers)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, helmCharts...), nil
+}
+
+// helmChartGenerators configures one Helm chart inflator per helmCharts
+// entry, with helmGlobals; a chart without a namespace gets the
+// kustomization's (kustomize does the same).
+func helmChartGenerators(k *types.Kustomization, newHelpers func() *resmap.PluginHelpers) ([]Generator, error) {
+	var globals types.HelmGlobals
+	if k.HelmGlobals != nil {
+		globals = *k.HelmGlobals
+	}
+	var out []Generator
+	for _, chart := range k.HelmCharts {
+		if chart.Namespace == "" {
+			chart.Namespace = k.Namespace
+		}
+		p := helmsupport.New()
+		h := newHelpers()
+		y, err := configure(p, h, struct {
+			types.HelmGlobals
+			types.HelmChart
+		}{globals, chart}, helmsupport.Kind)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Generator{Kind: helmsupport.Kind, Config: y, Helpers: h, Generator: p})
 	}
 	return out, nil
 }

@@ -142,8 +142,7 @@ func TestBuiltinsNone(t *testing.T) {
 
 func TestBuiltinsErrors(t *testing.T) {
 	for _, tc := range []struct{ name, kust, want string }{
-		{"helm charts", "helmCharts:\n- name: x\n", "helmCharts: not supported yet by krm"},
-		{"helm globals", "helmGlobals:\n  chartHome: x\n", "helmCharts: not supported yet by krm"},
+		{"helm charts", "helmCharts:\n- name: x\n", "must specify --enable-helm"},
 		{"bad literal", "configMapGenerator:\n- name: x\n  literals:\n  - novalue\n", "invalid literal source novalue, expected key=value"},
 		{"missing file", "configMapGenerator:\n- name: x\n  files:\n  - missing.txt\n", "missing.txt"},
 		{"secret missing env", "secretGenerator:\n- name: x\n  envs:\n  - missing.env\n", "env source files: [missing.env]"},

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/selector"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
 )
@@ -23,6 +24,7 @@ var generators = map[string]func() resmap.GeneratorPlugin{
 	"ConfigMapGenerator": builtins.NewConfigMapGeneratorPlugin,
 	"SecretGenerator":    builtins.NewSecretGeneratorPlugin,
 	"IAMPolicyGenerator": builtins.NewIAMPolicyGeneratorPlugin,
+	helmsupport.Kind:     helmsupport.New,
 }
 
 var transformers = map[string]func() resmap.TransformerPlugin{
@@ -105,8 +107,6 @@ func configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configur
 		c = f()
 	} else if f, ok := transformers[kind]; ok {
 		c = f()
-	} else if kind == "HelmChartInflationGenerator" {
-		return nil, fmt.Errorf("HelmChartInflationGenerator: not supported yet by krm; render the chart to YAML and list it under resources")
 	} else {
 		return nil, fmt.Errorf("unable to load builtin %s", res.GetGvk())
 	}

@@ -196,7 +196,7 @@ func TestConfigureErrors(t *testing.T) {
 	for _, tc := range []struct{ name, config, want string }{
 		{"unknown builtin", "apiVersion: builtin\nkind: FrobnicateTransformer\nmetadata:\n  name: x\n", "unable to load builtin FrobnicateTransformer.builtin.[noGrp]"},
 		{"sort order is not a builtin plugin", "apiVersion: builtin\nkind: SortOrderTransformer\nmetadata:\n  name: x\n", "unable to load builtin SortOrderTransformer"},
-		{"helm", "apiVersion: builtin\nkind: HelmChartInflationGenerator\nmetadata:\n  name: x\n", "HelmChartInflationGenerator: not supported yet by krm"},
+		{"helm", "apiVersion: builtin\nkind: HelmChartInflationGenerator\nmetadata:\n  name: x\n", "must specify --enable-helm"},
 		{"non-builtin", "apiVersion: example.com/v1\nkind: MyPlugin\nmetadata:\n  name: x\n", types.NewErrOnlyBuiltinPluginsAllowed("MyPlugin").Error()},
 		{"builtin in a group", "apiVersion: example.com/builtin\nkind: LabelTransformer\nmetadata:\n  name: x\n", types.NewErrOnlyBuiltinPluginsAllowed("LabelTransformer").Error()},
 		{"bad config", "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: x\nlabels: [a, b]\n", "plugin LabelTransformer.builtin.[noGrp]/x.[noNs] fails configuration"},

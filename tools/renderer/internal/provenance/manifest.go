@@ -108,6 +108,7 @@ type StepInfo struct {
 	Files        []string `json:"files,omitempty"`
 	// Images are the entries the build pinned (ImageTagTransformer only).
 	Images []PinnedImage `json:"images,omitempty"`
+	Chart  *Chart        `json:"chart,omitempty"`
 }
 
 // VarInfo is a var substituted into the object.
@@ -133,6 +134,8 @@ type originAnnotation struct {
 	Generator    string `json:"generator,omitempty"`
 	ConfiguredIn string `json:"configuredIn,omitempty"`
 	Label        string `json:"label,omitempty"`
+	// Chart is NAME-VERSION of the Helm chart the generator inflated.
+	Chart string `json:"chart,omitempty"`
 }
 
 // stepGroup is consecutive transformers configured in one file.
@@ -232,7 +235,7 @@ func idOf(r *resource.Resource) ObjectID {
 }
 
 func stepInfo(s *Step) StepInfo {
-	si := StepInfo{Kind: s.Kind, Name: s.Name, Label: s.Label}
+	si := StepInfo{Kind: s.Kind, Name: s.Name, Label: s.Label, Chart: s.Chart}
 	if s.ConfiguredIn != nil {
 		si.ConfiguredIn = s.ConfiguredIn.Path
 	}
@@ -520,6 +523,9 @@ func annotationsOf(o *Object, steps []StepInfo) ([]annotation, error) {
 		if org.Generator != nil {
 			g := steps[*org.Generator]
 			a = originAnnotation{Generator: stepName(&g), ConfiguredIn: g.ConfiguredIn, Label: g.Label}
+			if c := g.Chart; c != nil {
+				a.Chart = c.Name + "-" + c.Version
+			}
 		} else {
 			a = originAnnotation{Path: org.Path, Label: org.Label}
 		}

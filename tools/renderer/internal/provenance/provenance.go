@@ -66,6 +66,8 @@ type Step struct {
 	// (or transformers, or validators): with Kind, ConfiguredIn and Label
 	// it names one configuration entry.
 	Ordinal int
+	// Chart is the Helm chart a helmCharts step inflated.
+	Chart *Chart
 	// DataCarrying steps can write arbitrary content (patches, generators,
 	// replacements, functions); the others only write names, labels,
 	// annotations, namespaces, images and replica counts.
@@ -105,6 +107,14 @@ type Origin struct {
 	Redacted  bool
 	// Generator made the object when File is nil.
 	Generator *Step
+}
+
+// Chart identifies an inflated Helm chart: its name and version (from
+// Chart.yaml) and a digest of its files (of the archive, for a packaged chart).
+type Chart struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+	Sha256  string `json:"sha256"`
 }
 
 // Record is the provenance of one object. Records are immutable: a change

@@ -37,6 +37,7 @@ type SnapStep struct {
 	DataCarrying   bool          `json:"dataCarrying,omitempty"`
 	Sensitive      bool          `json:"sensitive,omitempty"`
 	Images         []PinnedImage `json:"images,omitempty"`
+	Chart          *Chart        `json:"chart,omitempty"`
 }
 
 // SnapRecord is the Record of the resource at the same index.
@@ -82,6 +83,7 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 				Name:           s.Name,
 				ConfiguredIn:   file(s.ConfiguredIn),
 				Label:          s.Label,
+				Chart:          s.Chart,
 				RedactedSha256: s.RedactedSha256,
 				Generator:      s.Generator,
 				Validator:      s.Validator,
@@ -164,6 +166,7 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 			ConfigSha256: ss.ConfigSha256, RedactedSha256: ss.RedactedSha256,
 			Generator: ss.Generator, Validator: ss.Validator, Ordinal: ss.Ordinal, DataCarrying: ss.DataCarrying,
 			Images: ss.Images,
+			Chart:  ss.Chart,
 		}
 		for _, fi := range ss.Files {
 			f, err := fileAt(&fi)

@@ -69,6 +69,8 @@ type Header struct {
 	Components []Component `json:"components,omitempty"`
 	// Bases are the snapshots of the bases those components name.
 	Bases []Base `json:"bases,omitempty"`
+	// HelmUnnamespaced is Accumulation.HelmUnnamespaced.
+	HelmUnnamespaced bool `json:"helmUnnamespaced,omitempty"`
 	// Resources is the number of resource documents that follow.
 	Resources int `json:"resources"`
 }
@@ -131,6 +133,7 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 		h.Config = acc.Config
 	}
 	h.Vars = acc.Vars.AsSlice()
+	h.HelmUnnamespaced = acc.HelmUnnamespaced
 	res := acc.Resources.Resources()
 	h.Resources = len(res)
 	for i, r := range res {
@@ -250,6 +253,7 @@ func Decode(data []byte) (*Snapshot, error) {
 	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
 		return nil, err
 	}
+	acc.HelmUnnamespaced = h.HelmUnnamespaced
 	list := make([]*resource.Resource, len(nodes))
 	for i, n := range nodes {
 		resourcemap.ResolveShared(n.YNode())

@@ -1,0 +1,3 @@
+{{- define "backend.fullname" -}}
+{{ .Release.Name }}-{{ .Chart.Name }}
+{{- end }}

@@ -1,0 +1,166 @@
+package helm
+
+import (
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/api/hasher"
+	"sigs.k8s.io/kustomize/api/provider"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+)
+
+// helpers returns plugin helpers whose loader is rooted at testdata/dir.
+func helpers(t *testing.T, dir string, enabled bool) *resmap.PluginHelpers {
+	t.Helper()
+	ldr, err := load.NewLoader(filesys.MakeFsOnDisk(), filepath.Join("testdata", dir), load.RootOnly, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc := types.DisabledPluginConfig()
+	pc.HelmConfig = types.HelmConfig{Enabled: enabled, Command: "helm"}
+	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(),
+		resmap.NewFactory(resource.NewFactory(&hasher.Hasher{})), pc)
+}
+
+func generate(t *testing.T, dir, config string) (string, error) {
+	t.Helper()
+	g := New()
+	if err := g.Config(helpers(t, dir, true), []byte(config)); err != nil {
+		return "", err
+	}
+	m, err := g.Generate()
+	if err != nil {
+		return "", err
+	}
+	y, err := m.AsYaml()
+	return string(y), err
+}
+
+func TestPackagedChartRendersLikeItsDirectory(t *testing.T) {
+	const config = "name: demo\nversion: 0.3.1\nreleaseName: web\n"
+	fromDir, err := generate(t, "dir", "name: demo\nreleaseName: web\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromTgz, err := generate(t, "packaged", config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromDir != fromTgz {
+		t.Errorf("chart from .tgz renders differently:\n--- dir\n%s\n--- tgz\n%s", fromDir, fromTgz)
+	}
+	for _, want := range []string{"kind: Deployment", "name: web-demo", "config.kubernetes.io/helm-generated"} {
+		if !strings.Contains(fromDir, want) {
+			t.Errorf("output lacks %q:\n%s", want, fromDir)
+		}
+	}
+}
+
+func TestInflatedChartNamesChartAndDigest(t *testing.T) {
+	digests := map[string]string{}
+	for _, dir := range []string{"dir", "packaged"} {
+		g := New().(*Generator)
+		if err := g.Config(helpers(t, dir, true), []byte("name: demo\nversion: 0.3.1\n")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Generate(); err != nil {
+			t.Fatal(err)
+		}
+		name, version, digest := g.InflatedChart()
+		if name != "demo" || version != "0.3.1" || len(digest) != 64 {
+			t.Errorf("%s: InflatedChart() = %q, %q, %q; want demo, 0.3.1 and a sha256", dir, name, version, digest)
+		}
+		digests[dir] = digest
+	}
+	if digests["dir"] == digests["packaged"] {
+		t.Error("a chart directory and an archive have the same digest")
+	}
+}
+
+func TestHelmIgnoreAndHiddenTemplatesAreSkipped(t *testing.T) {
+	ch, err := loadChart(helpers(t, "dir", true).Loader(), filepath.Join(mustAbs(t, "testdata/dir"), "charts"), types.HelmChart{Name: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ch.files {
+		if strings.Contains(f, "/notes/") {
+			t.Errorf("%s is listed in .helmignore but was loaded", f)
+		}
+	}
+	if len(ch.Templates) != 5 {
+		t.Errorf("got %d templates, want 5", len(ch.Templates))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		want         []string
+		remote       bool
+	}{
+		{"remote", "name: redis\nrepo: https://charts.example/stable\nversion: 1.2.3\n",
+			[]string{`helm chart "redis" from https://charts.example/stable is not vendored`,
+				"helm pull --untar --untardir charts/redis-1.2.3 --repo https://charts.example/stable redis --version 1.2.3", "sha256"}, true},
+		{"oci", "name: redis\nrepo: oci://registry.example/charts/\n",
+			[]string{"helm pull --untar --untardir charts oci://registry.example/charts/redis"}, true},
+		{"missing", "name: absent\n", []string{"no repo specified for pull", "charts/absent"}, false},
+		{"not a chart", "name: nochartyaml\n", []string{"loading helm chart charts/nochartyaml: Chart.yaml file is missing"}, false},
+		{"bad merge", "name: demo\nvaluesMerge: deep\n", []string{"valuesMerge must be one of [merge override replace]"}, false},
+		{"bad kube version", "name: demo\nkubeVersion: one\n", []string{"invalid kube version 'one'"}, false},
+		{"name and template", "name: demo\nreleaseName: a\nnameTemplate: b\n", []string{"cannot set --name-template and also specify a name"}, false},
+		{"template failure", "name: demo\nvaluesInline:\n  service:\n    port: ''\n",
+			[]string{`helm chart "demo" (charts/demo)`, "demo/templates/NOTES.txt", "NOTES need a service port"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := generate(t, "dir", tc.config)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+			if errors.Is(err, load.ErrRemote) != tc.remote {
+				t.Errorf("errors.Is(err, load.ErrRemote) = %v, want %v", !tc.remote, tc.remote)
+			}
+		})
+	}
+}
+
+func TestNotEnabled(t *testing.T) {
+	err := New().Config(helpers(t, "dir", false), []byte("name: demo\n"))
+	if err == nil || err.Error() != "must specify --enable-helm" {
+		t.Fatalf("got %v, want kustomize's --enable-helm error", err)
+	}
+}
+
+func TestMergeMaps(t *testing.T) {
+	base := map[string]interface{}{"a": map[string]interface{}{"x": 1, "y": 2}, "b": []interface{}{1}}
+	over := map[string]interface{}{"a": map[string]interface{}{"y": 3}, "b": []interface{}{2}, "c": "new"}
+	got := mergeMaps(base, over)
+	want := map[string]interface{}{"a": map[string]interface{}{"x": 1, "y": 3}, "b": []interface{}{2}, "c": "new"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if base["a"].(map[string]interface{})["y"] != 2 {
+		t.Error("mergeMaps changed its operand")
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
