@@ -16,11 +16,11 @@ import (
 
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
@@ -110,7 +110,8 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 
 // Decode reads a snapshot written by Encode.
 func Decode(data []byte) (*Snapshot, error) {
-	nodes, err := kio.FromBytes(data)
+	// Parsed as kio.FromBytes would, without its de-anchoring copy.
+	nodes, err := load.ParseNodes(data)
 	if err != nil {
 		return nil, fmt.Errorf("malformed snapshot: %w", err)
 	}
