@@ -409,8 +409,13 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 // accumulateResources reads each entry of `resources` as a file, or failing
 // that as a base directory.
 func (t *Target) accumulateResources(acc *Accumulation, paths []string) (*Accumulation, error) {
-	for _, path := range paths {
-		errF := t.accumulateFile(acc, path)
+	ahead := t.parseAhead(paths)
+	for i, path := range paths {
+		var pre *parsed
+		if ahead != nil && ahead[i].ok {
+			pre = &ahead[i]
+		}
+		errF := t.accumulateFile(acc, path, pre)
 		if errF == nil {
 			continue
 		}
@@ -547,14 +552,22 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 	return acc, nil
 }
 
-func (t *Target) accumulateFile(acc *Accumulation, path string) error {
+// accumulateFile merges the resources of the file path; pre, when not nil,
+// holds them already parsed.
+func (t *Target) accumulateFile(acc *Accumulation, path string, pre *parsed) error {
 	var ldr ifc.Loader = t.ldr
 	var rec *load.Recorder
 	if t.env.Prov != nil {
 		rec = load.NewRecorder(t.ldr)
 		ldr = rec
 	}
-	m, err := t.readResources(ldr, path)
+	var m resmap.ResMap
+	var err error
+	if pre != nil {
+		m, err = resourcemap.FromResources(pre.list)
+	} else {
+		m, err = t.readResources(ldr, path)
+	}
 	if err == nil {
 		err = checkDuplicateKeys(m)
 	}
