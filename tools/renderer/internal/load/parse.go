@@ -57,7 +57,10 @@ func ParseResources(rf *resource.Factory, data []byte) ([]*resource.Resource, er
 		return nil, err
 	}
 	for _, n := range nodes {
-		if strings.HasSuffix(n.GetKind(), "List") {
+		// Lists, and documents that are not mappings (kustomize's own
+		// errors for them), take kustomize's path.
+		notMapping := n.YNode().Kind != yaml.MappingNode && !n.IsNilOrEmpty()
+		if notMapping || strings.HasSuffix(n.GetKind(), "List") {
 			if nodes, err = rf.RNodesFromBytes(data); err != nil {
 				return nil, err
 			}
