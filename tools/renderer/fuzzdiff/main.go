@@ -35,7 +35,10 @@ import (
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run is main returning its exit status, so that deferred clean-up runs.
+func run() int {
 	seed := flag.Int64("seed", 1, "seed of the first tree; tree i uses seed+i")
 	n := flag.Int("n", 100, "number of trees")
 	jobs := flag.Int("j", 2, "kustomize processes running at once")
@@ -62,13 +65,13 @@ func main() {
 	}
 	if _, err := exec.LookPath(bin); err != nil {
 		fmt.Fprintf(stderr, "fuzzdiff: kustomize: %v (install it: GOBIN=$PWD/.bin go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2)\n", err)
-		os.Exit(2)
+		return 2
 	}
 	bin, _ = filepath.Abs(bin)
 	work, err := os.MkdirTemp("", "fuzzdiff-")
 	if err != nil {
 		fmt.Fprintln(stderr, "fuzzdiff:", err)
-		os.Exit(2)
+		return 2
 	}
 	if !*keep {
 		defer os.RemoveAll(work)
@@ -79,10 +82,10 @@ func main() {
 		r := runKustomize(bin, result{tree: &fuzztree.Tree{Target: *target}, root: *dir})
 		if d := compare(r); d != "" {
 			fmt.Printf("DIFF %s:\n%s\n", *dir, d)
-			os.Exit(1)
+			return 1
 		}
 		fmt.Println("fuzzdiff: no difference")
-		return
+		return 0
 	}
 	for r := range runOracle(bin, work, *seed, *n, *jobs) {
 		d := compare(r)
@@ -107,8 +110,9 @@ func main() {
 		fmt.Println("trees kept in", work)
 	}
 	if s.diffs > 0 {
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // result is one tree built by kustomize.
