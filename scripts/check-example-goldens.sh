@@ -15,6 +15,8 @@
 # examples/images pins images from the build (krm_kustomization's `images`): its goldens are
 # compared with kustomize's output for a copy whose base/kustomization.yaml ends with the
 # equivalent entries (images_tree below).
+# examples/helm inflates a chart: kustomize runs with --enable-helm and the pinned helm
+# v3.22.0 ($HELM, else .bin/helm, installed if missing; the differential suite pins the same).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export GOTOOLCHAIN=local
@@ -25,6 +27,16 @@ if [[ -z ${KUSTOMIZE:-} ]]; then
   if [[ ! -x $KUSTOMIZE ]] || [[ $("$KUSTOMIZE" version 2>/dev/null) != "$KUSTOMIZE_VERSION" ]]; then
     echo "installing kustomize $KUSTOMIZE_VERSION into .bin/" >&2
     GOBIN=$PWD/.bin go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+  fi
+fi
+
+HELM_VERSION=v3.22.0
+if [[ -z ${HELM:-} ]]; then
+  HELM=$PWD/.bin/helm
+  # A helm built by `go install` reports its minor version only (v3.22).
+  if [[ ! -x $HELM ]] || [[ $("$HELM" version --template '{{.Version}}' 2>/dev/null) != "${HELM_VERSION%.*}" ]]; then
+    echo "installing helm $HELM_VERSION into .bin/" >&2
+    GOBIN=$PWD/.bin go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
   fi
 fi
 
@@ -66,7 +78,9 @@ while IFS= read -r -d '' golden; do
     grep -v '^ *provenance\.rules-krm\.dev/' "$golden" >"$stripped"
     expected=$stripped
   fi
-  if ! "$KUSTOMIZE" build "$dir" >"$tmp"; then
+  flags=()
+  [[ $golden == examples/helm/* ]] && flags=(--enable-helm --helm-command "$HELM")
+  if ! "$KUSTOMIZE" build "${flags[@]}" "$dir" >"$tmp"; then
     echo "FAIL: kustomize build $dir failed" >&2
     failed=$((failed + 1))
   elif ! cmp -s "$tmp" "$expected"; then
