@@ -15,12 +15,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
 )
 
 // helpers returns plugin helpers whose loader is rooted at testdata/dir.
 func helpers(t *testing.T, dir string, enabled bool) *resmap.PluginHelpers {
 	t.Helper()
-	ldr, err := load.NewLoader(filesys.MakeFsOnDisk(), filepath.Join("testdata", dir), load.RootOnly, nil)
+	ldr, err := load.NewLoader(filesys.MakeFsOnDisk(), testtree.Real(t, filepath.Join("testdata", dir)), load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,8 @@ func TestInflatedChartNamesChartAndDigest(t *testing.T) {
 }
 
 func TestHelmIgnoreAndHiddenTemplatesAreSkipped(t *testing.T) {
-	ch, err := loadChart(helpers(t, "dir", true).Loader(), filepath.Join(mustAbs(t, "testdata/dir"), "charts"), types.HelmChart{Name: "demo"})
+	ldr := helpers(t, "dir", true).Loader()
+	ch, err := loadChart(ldr, filepath.Join(ldr.Root(), "charts"), types.HelmChart{Name: "demo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,13 +156,4 @@ func TestMergeMaps(t *testing.T) {
 	if base["a"].(map[string]interface{})["y"] != 2 {
 		t.Error("mergeMaps changed its operand")
 	}
-}
-
-func mustAbs(t *testing.T, p string) string {
-	t.Helper()
-	a, err := filepath.Abs(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
 }
