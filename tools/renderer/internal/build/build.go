@@ -189,7 +189,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err := checkKind(t, opts); err != nil {
 		return nil, err
 	}
-	if t.Kustomization().Kind == types.ComponentKind {
+	if t.Kustomization().Kind == types.ComponentKind && !standalone(t, opts) {
 		if in, ok := fsys.(*inputs.FS); ok {
 			return renderComponent(t, in, opts)
 		}

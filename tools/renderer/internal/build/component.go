@@ -24,6 +24,9 @@ func checkKind(t *accumulate.Target, opts Options) error {
 	if opts.Kind == "" || opts.Kind == kind {
 		return nil
 	}
+	if standalone(t, opts) {
+		return nil
+	}
 	file := load.Rel(t.Loader().Root() + "/" + t.Kustomization().FileName)
 	target := opts.Label
 	if target == "" {
@@ -31,6 +34,13 @@ func checkKind(t *accumulate.Target, opts Options) error {
 	}
 	return fmt.Errorf("%s has kind %s, but %s says kind = %q: set kind: %s in the file, or drop the kind attribute (the file decides)",
 		file, kind, target, opts.Kind, opts.Kind)
+}
+
+// standalone reports whether a Component is to be rendered alone, as
+// `kustomize build` renders a component directory: its target says kind =
+// "Kustomization" (Gazelle's <name>_standalone targets).
+func standalone(t *accumulate.Target, opts Options) bool {
+	return opts.Kind == types.KustomizationKind && t.Kustomization().Kind == types.ComponentKind
 }
 
 // renderComponent checks the Component in t and returns its snapshot (and
