@@ -74,10 +74,11 @@ func TestExecFunctionExample(t *testing.T) {
 }
 
 // baseSnapshot renders examples/functions/base into a snapshot under tmp.
+// baseSnapshot renders the base with origins: exec asks for them (buildMetadata).
 func baseSnapshot(t *testing.T, tmp string) string {
 	t.Helper()
 	snap := filepath.Join(tmp, "base.krmsnap")
-	if code, _, stderr := runCLI("render", filepath.Join(examplesDir, "base"), "--snapshot", snap); code != 0 {
+	if code, _, stderr := runCLI("render", filepath.Join(examplesDir, "base"), "--snapshot", snap, "--origins"); code != 0 {
 		t.Fatalf("krm render base: exit %d: %s", code, stderr)
 	}
 	return snap

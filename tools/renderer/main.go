@@ -232,7 +232,7 @@ type renderOptions struct {
 	snapshot, manifests, label, loadRestrictor string
 	inputs, kind                               string
 	deps                                       []string
-	hermetic                                   bool
+	hermetic, origins                          bool
 	prov                                       provenanceFlags
 	fs                                         *pflag.FlagSet
 }
@@ -248,6 +248,7 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
 	o.fs.StringVar(&o.inputs, "inputs", "", "read only the files this manifest declares: one a line, PATH<tab>SOURCE (PATH relative to the working directory as the kustomizations name it, SOURCE where to read it); implies --hermetic")
 	o.fs.StringVar(&o.kind, "kind", "", "fail unless the kustomization has this kind (Kustomization or Component)")
+	o.fs.BoolVar(&o.origins, "origins", false, "record origin and transformer annotations in the snapshot, for parents whose buildMetadata asks for them (every --dep must have them too)")
 	addFunctionFlag(o.fs) // functions_flags.go
 	addImageFlag(o.fs)    // images_flags.go
 	o.prov.register(o.fs)
@@ -302,7 +303,7 @@ func runRender(args []string, stderr io.Writer) int {
 	}
 	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
-		Kind: o.kind, SnapshotOnly: o.manifests == "", Images: imgs, Helm: renderHelm,
+		Kind: o.kind, SnapshotOnly: o.manifests == "", Origins: o.origins, Images: imgs, Helm: renderHelm,
 		Functions: renderFunctions, // declared functions (--function) are the gate
 	}, o.snapshot != "")
 	if err != nil {

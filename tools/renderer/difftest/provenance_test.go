@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,10 +10,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/levels"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
@@ -62,38 +60,6 @@ func treeLabels(t *testing.T, tree string) map[string]string {
 	return labels
 }
 
-// provChain is snapshotChain with provenance: each base rendered alone,
-// with the same label map as the one-shot render.
-type provChain struct {
-	snapshotChain
-	labels map[string]string
-}
-
-func (c *provChain) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
-	dir = filepath.Clean(dir)
-	data, ok := c.done[dir]
-	if !ok {
-		if c.inFlight[dir] {
-			return nil, "", false, fmt.Errorf("cycle detected at %s", dir)
-		}
-		c.inFlight[dir] = true
-		opts := c.opts
-		opts.Prebuilt, opts.Hermetic, opts.Label = c, true, c.labels[dir]
-		res, err := build.Render(c.fs, dir, opts, true)
-		delete(c.inFlight, dir)
-		if err != nil {
-			return nil, "", false, err
-		}
-		data = res.Snapshot
-		c.done[dir] = data
-	}
-	s, err := snapshot.Decode(data)
-	if err != nil {
-		return nil, "", false, err
-	}
-	return s.Accumulation, s.KustomizationKind, true, nil
-}
-
 // TestProvenanceDifferential renders every successful differential case
 // with provenance and checks that:
 //   - without the provenance annotations the output is kustomize's, byte for byte;
@@ -139,13 +105,9 @@ func TestProvenanceDifferential(t *testing.T) {
 			if _, levelsFail, err := readOptional(filepath.Join(tc.dir, fileLevelsError)); err != nil || levelsFail {
 				return // TestSnapshotLevels checks the error
 			}
-			chain := &provChain{
-				snapshotChain: snapshotChain{fs: fsys, opts: opts, done: map[string][]byte{}, inFlight: map[string]bool{}},
-				labels:        labels,
-			}
-			copts := opts
-			copts.Prebuilt, copts.Hermetic, copts.Label = chain, true, labels[dir]
-			lv, err := build.Render(fsys, dir, copts, true)
+			// Each base rendered alone, with the label map of the one-shot render.
+			chain := &levels.Chain{FS: fsys, Options: opts, Label: func(dir string) string { return labels[dir] }}
+			lv, err := chain.Render(dir)
 			if err != nil {
 				t.Fatalf("snapshot chain with provenance: %v", err)
 			}

@@ -28,10 +28,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fuzztree"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/levels"
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
@@ -47,7 +46,7 @@ func run() int {
 	keep := flag.Bool("keep", false, "keep the generated trees (their directory is printed)")
 	dir := flag.String("dir", "", "compare this existing tree instead of generated ones (with -target)")
 	target := flag.String("target", ".", "with -dir: the directory to build, relative to it")
-	flag.BoolVar(&levels, "levels", false, "also render each tree as Bazel does (one kustomization at a time, bases from snapshots) and compare")
+	flag.BoolVar(&levelByLevel, "levels", false, "also render each tree as Bazel does (one kustomization at a time, bases from snapshots) and compare")
 	flag.Parse()
 	// The deprecation warnings krm's build prints, as kustomize does, are
 	// noise here.
@@ -185,54 +184,24 @@ func writeTree(root string, files map[string]string) error {
 	return nil
 }
 
-// levels makes compare also render level by level (-levels).
-var levels bool
+// levelByLevel makes compare also render level by level (-levels).
+var levelByLevel bool
 
 // compare builds r's tree with krm and describes how it differs from
 // kustomize's result ("" when it does not).
 func compare(r result) string {
 	dir := filepath.Join(r.root, r.tree.Target)
-	if d := compareOne(r, "", func() ([]byte, error) { return build.Build(filesys.MakeFsOnDisk(), dir, build.Options{}) }); d != "" || !levels {
+	if d := compareOne(r, "", func() ([]byte, error) { return build.Build(filesys.MakeFsOnDisk(), dir, build.Options{}) }); d != "" || !levelByLevel {
 		return d
 	}
 	return compareOne(r, "level by level: ", func() ([]byte, error) {
-		chain := &snapshotChain{done: map[string][]byte{}, inFlight: map[string]bool{}}
-		res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Prebuilt: chain, Hermetic: true, Label: "//top"}, true)
+		chain := &levels.Chain{FS: filesys.MakeFsOnDisk()}
+		res, err := chain.Render(dir)
 		if err != nil {
 			return nil, err
 		}
 		return res.Manifests, nil
 	})
-}
-
-// snapshotChain renders each base on its own into a snapshot, as the
-// Bazel rules do, when its parent asks for it.
-type snapshotChain struct {
-	done     map[string][]byte
-	inFlight map[string]bool
-}
-
-func (c *snapshotChain) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
-	dir = filepath.Clean(dir)
-	data, ok := c.done[dir]
-	if !ok {
-		if c.inFlight[dir] {
-			return nil, "", false, fmt.Errorf("cycle at %s", dir)
-		}
-		c.inFlight[dir] = true
-		res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Prebuilt: c, Hermetic: true, Label: "//" + filepath.Base(dir)}, true)
-		delete(c.inFlight, dir)
-		if err != nil {
-			return nil, "", false, err
-		}
-		data = res.Snapshot
-		c.done[dir] = data
-	}
-	s, err := snapshot.Decode(data)
-	if err != nil {
-		return nil, "", false, err
-	}
-	return s.Accumulation, s.KustomizationKind, true, nil
 }
 
 func compareOne(r result, how string, krm func() ([]byte, error)) string {

@@ -34,6 +34,9 @@ type Accumulation struct {
 	// without a namespace because no kustomization up to here sets one; an
 	// including kustomization with a namespace would have given it its own.
 	HelmUnnamespaced bool
+	// Origins says Resources carry origin and transformation annotations:
+	// they were accumulated with origin tracking (buildMetadata).
+	Origins bool
 }
 
 // OpenAPISetting is a kustomization's openapi field with the schema it

@@ -121,7 +121,11 @@ func (t *Target) EnableOrigins() { t.origin = &resource.Origin{} }
 // Accumulate renders this kustomization on its own: resources, bases,
 // generators, components, transformers, vars.
 func (t *Target) Accumulate() (*Accumulation, error) {
-	return t.accumulate(NewAccumulation())
+	acc, err := t.accumulate(NewAccumulation())
+	if acc != nil {
+		acc.Origins = t.origin != nil
+	}
+	return acc, err
 }
 
 // accumulate starts from acc: empty for a Kustomization, the parent's
@@ -484,6 +488,13 @@ func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, 
 			"set namespace on the helmCharts entry (or on the base's kustomization)", path, t.subHelmNamespace())
 	}
 	if t.origin != nil {
+		if !pre.Origins {
+			hint := "render its snapshot with --origins"
+			if t.env.Label != "" {
+				hint = "set build_metadata = True on " + t.env.Label + " (Gazelle does)"
+			}
+			return nil, fmt.Errorf("base '%s' %w, which the buildMetadata of %s needs: %s", path, ErrNoOrigins, t.kustPath(), hint)
+		}
 		if err := RebaseOrigins(pre.Resources, filepath.Join(t.origin.Path, path)); err != nil {
 			return nil, err
 		}

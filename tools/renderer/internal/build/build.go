@@ -49,6 +49,10 @@ type Options struct {
 	// SnapshotOnly stops a render with a snapshot before the finishing
 	// steps: a base that kustomize cannot build alone still has a snapshot.
 	SnapshotOnly bool
+	// Origins tracks origins (kustomize's buildMetadata annotations) even
+	// when this kustomization does not ask, for parents that do: its
+	// snapshot then carries them, and its bases' snapshots must too.
+	Origins bool
 	// Label is the Bazel label being built, named in error messages.
 	Label string
 	// Prebuilt, when set, supplies bases instead of Deps.
@@ -209,10 +213,11 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	if err := t.SetRootOpenAPI(); err != nil {
 		return nil, err
 	}
-	// Snapshots always carry origins (relative to their own directory) so
-	// that any parent can ask for them; the final stream drops them unless
-	// the top kustomization's buildMetadata asks.
-	if len(k.BuildMetadata) != 0 || withSnapshot {
+	// kustomize tracks origins for a whole build when the top
+	// kustomization's buildMetadata asks. Tracking writes annotations that
+	// later transformers see, so a snapshot carries origins only when
+	// rendered for parents that ask (Options.Origins), never otherwise.
+	if opts.Origins || (len(k.BuildMetadata) != 0 && !opts.SnapshotOnly) {
 		t.EnableOrigins()
 	}
 	acc, err := t.Accumulate()

@@ -126,6 +126,13 @@ func TestBuild(t *testing.T) {
 // snapshots of the levels below, and returns prod's manifests.
 func renderLevels(t *testing.T, fs filesys.FileSystem) []byte {
 	t.Helper()
+	return renderLevelsWith(t, fs, false)
+}
+
+// renderLevelsWith is renderLevels with the snapshots rendered with origins
+// (for a top whose buildMetadata asks).
+func renderLevelsWith(t *testing.T, fs filesys.FileSystem, origins bool) []byte {
+	t.Helper()
 	levels := []struct {
 		dir, label string
 		deps       map[string]string
@@ -137,7 +144,7 @@ func renderLevels(t *testing.T, fs filesys.FileSystem) []byte {
 	}
 	var last []byte
 	for _, l := range levels {
-		res, err := Render(fs, l.dir, Options{Deps: l.deps, Hermetic: true, Label: l.label}, true)
+		res, err := Render(fs, l.dir, Options{Deps: l.deps, Hermetic: true, Label: l.label, Origins: origins}, true)
 		if err != nil {
 			t.Fatalf("rendering %s: %v", l.dir, err)
 		}
@@ -173,13 +180,46 @@ func TestRenderWithSnapshotsEqualsBuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := renderLevels(t, fs)
+		got := renderLevelsWith(t, fs, meta != "")
 		if string(got) != string(want) {
 			t.Errorf("buildMetadata %q: level by level:\n%s\none shot:\n%s", meta, got, want)
 		}
 		if meta != "" && !strings.Contains(string(got), "path: ../base/deploy.yaml") {
 			t.Errorf("origins not rebased to the top:\n%s", got)
 		}
+	}
+}
+
+// A snapshot carries origins only when rendered with them: tracking them
+// writes annotations later transformers see. A top whose buildMetadata
+// asks for them refuses bases rendered without, naming what to set.
+func TestOriginsOnlyWhenAsked(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range layered {
+		files[k] = v
+	}
+	files["/r/prod/kustomization.yaml"] += "buildMetadata: [originAnnotations]\n"
+	fs := memFS(t, files)
+	for _, l := range []struct{ dir, label, dep string }{{"base", "//base:base", ""}, {"app", "//app:app", "base"}, {"extra", "//extra:extra", ""}} {
+		opts := Options{Hermetic: true, Label: l.label, SnapshotOnly: true}
+		if l.dep != "" {
+			opts.Deps = map[string]string{"/r/" + l.dep: "/snap/" + l.dep + ".yaml"}
+		}
+		res, err := Render(fs, "/r/"+l.dir, opts, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(res.Snapshot), "config.kubernetes.io/origin") {
+			t.Errorf("snapshot of %s rendered without Origins carries origins:\n%s", l.dir, res.Snapshot)
+		}
+		if err := fs.WriteFile("/snap/"+l.dir+".yaml", res.Snapshot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Render(fs, "/r/prod", Options{Deps: map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"}, Hermetic: true, Label: "//prod:prod"}, false)
+	want := "base '../app' was rendered without origins, which the buildMetadata of /r/prod/kustomization.yaml needs: set build_metadata = True on //prod:prod (Gazelle does)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got error %v, want one containing %q", err, want)
 	}
 }
 

@@ -5,9 +5,9 @@
 // A snapshot is a YAML stream. The first document is the header; each
 // following document is one resource exactly as the accumulation holds it,
 // including kustomize's internal build annotations (previous names,
-// prefixes/suffixes, generator behavior, pending hash suffix) and origin
-// annotations. Paths in origins are relative to the kustomization's own
-// directory; the consumer rebases them.
+// prefixes/suffixes, generator behavior, pending hash suffix) and, when
+// rendered with origins, origin annotations. Paths in origins are relative
+// to the kustomization's own directory; the consumer rebases them.
 package snapshot
 
 import (
@@ -71,6 +71,10 @@ type Header struct {
 	Bases []Base `json:"bases,omitempty"`
 	// HelmUnnamespaced is Accumulation.HelmUnnamespaced.
 	HelmUnnamespaced bool `json:"helmUnnamespaced,omitempty"`
+	// Origins says the resources carry origin and transformation
+	// annotations, for a parent whose buildMetadata asks (krm render
+	// --origins); without, they carry none.
+	Origins bool `json:"origins,omitempty"`
 	// Resources is the number of resource documents that follow.
 	Resources int `json:"resources"`
 }
@@ -134,6 +138,7 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 	}
 	h.Vars = acc.Vars.AsSlice()
 	h.HelmUnnamespaced = acc.HelmUnnamespaced
+	h.Origins = acc.Origins
 	res := acc.Resources.Resources()
 	h.Resources = len(res)
 	for i, r := range res {
@@ -254,6 +259,7 @@ func Decode(data []byte) (*Snapshot, error) {
 		return nil, err
 	}
 	acc.HelmUnnamespaced = h.HelmUnnamespaced
+	acc.Origins = h.Origins
 	list := make([]*resource.Resource, len(nodes))
 	for i, n := range nodes {
 		resourcemap.ResolveShared(n.YNode())
