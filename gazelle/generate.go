@@ -50,6 +50,9 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		if kc.loadRestrictor != loadRestrictionsRoot {
 			r.SetAttr("load_restrictor", kc.loadRestrictor)
 		}
+		if rd.buildMetadata && rd.kind != componentKind {
+			r.SetAttr("build_metadata", true)
+		}
 		if args.File == nil || !args.File.HasDefaultVisibility() {
 			r.SetAttr("visibility", kc.visibility)
 		}
@@ -64,6 +67,9 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 				}
 			}
 			alone.SetAttr("kind", "Kustomization")
+			if rd.buildMetadata {
+				alone.SetAttr("build_metadata", true)
+			}
 			names[name+standaloneSuffix] = true
 			res.Gen = append(res.Gen, alone)
 			res.Imports = append(res.Imports, rd.dirs)

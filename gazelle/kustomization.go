@@ -31,6 +31,9 @@ func kustomizationFile(root, dir string) string {
 // directories it names. Paths are repo-relative and slash-separated.
 type reads struct {
 	kind string
+	// buildMetadata is set when the file's buildMetadata lists anything: the target then
+	// reads its bases' snapshots with origins (build_metadata = True).
+	buildMetadata bool
 	// files are existing regular files, the kustomization file included; sorted.
 	files []string
 	// dirs are directories holding a kustomization (bases, components, directories of
@@ -72,7 +75,7 @@ func readKustomization(root, dir, name string) reads {
 	k.FixKustomization()
 	r.files[r.file] = true
 	r.read(&k)
-	out := reads{kind: k.Kind, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
+	out := reads{kind: k.Kind, buildMetadata: len(k.BuildMetadata) != 0, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
 	if k.Kind == componentKind {
 		out.standalone = r.buildsAlone(&k)
 	}

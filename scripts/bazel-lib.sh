@@ -36,14 +36,16 @@ execlog() {
 }
 
 # krm_renders FILE STATE: the krm_kustomization targets whose render actions (KrmRender,
-# writing the snapshot, or KrmManifests, writing the manifests) in the execution log FILE
+# writing the snapshot, KrmRenderOrigins, the snapshot with origins, or KrmManifests, writing
+# the manifests) in the execution log FILE
 # were STATE (executed or cached), as their output path without the suffix (one per line,
 # sorted, each once).
 krm_renders() {
-  execlog "$1" | awk -F'\t' -v state="$2" '($1 == "KrmRender" || $1 == "KrmManifests") && $2 == state {
+  execlog "$1" | awk -F'\t' -v state="$2" '($1 == "KrmRender" || $1 == "KrmRenderOrigins" || $1 == "KrmManifests") && $2 == state {
     n = split($3, outs, ",")
     for (i = 1; i <= n; i++) {
-      if (outs[i] ~ /\.krmsnap$/) { sub(/\.krmsnap$/, "", outs[i]); print outs[i] }
+      if (outs[i] ~ /\.origins\.krmsnap$/) { sub(/\.origins\.krmsnap$/, "", outs[i]); print outs[i] }
+      else if (outs[i] ~ /\.krmsnap$/) { sub(/\.krmsnap$/, "", outs[i]); print outs[i] }
       else if (outs[i] ~ /_manifests\.yaml$/) { sub(/_manifests\.yaml$/, "", outs[i]); print outs[i] }
     }
   }' | sort -u

@@ -102,6 +102,9 @@ def _check_kustomization_file(ctx, dir):
 def _dep_flag(base):
     return "--dep=%s=%s" % (base.dir, base.snapshot.path)
 
+def _origins_dep_flag(base):
+    return "--dep=%s=%s" % (base.dir, base.origins_snapshot.path)
+
 def _has_whitespace(s):
     for c in [" ", "\t", "\n", "\r"]:
         if c in s:
@@ -161,7 +164,7 @@ def _provenance_enabled(ctx):
 
 def _run_render(r, mnemonic, message, outputs, flags):
     """Runs `krm render` for the kustomization r (a struct made by the implementation)."""
-    args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.functions, r.components, r.provenance)
+    args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.origins, r.functions, r.components, r.provenance)
     args[0].add_all(r.images)
     args[0].add_all(flags)
 
@@ -177,8 +180,10 @@ def _run_render(r, mnemonic, message, outputs, flags):
         progress_message = "%s %s (%s)" % (message, r.dir, label_string(r.ctx.label)),
     )
 
-def _render_args(ctx, dir, srcs, bases, functions, components, provenance):
+def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenance):
     """The arguments of `krm render` shared by the snapshot and manifests actions.
+
+    With `origins`, the bases are read from their snapshots with origins.
 
     Returns:
       A list of Args: the flags, and the --inputs parameter file listing srcs.
@@ -190,7 +195,7 @@ def _render_args(ctx, dir, srcs, bases, functions, components, provenance):
     args.add("--load-restrictor", ctx.attr.load_restrictor)
     if ctx.attr.kind:
         args.add("--kind", ctx.attr.kind)
-    args.add_all(bases, map_each = _dep_flag)
+    args.add_all(bases, map_each = _origins_dep_flag if origins else _dep_flag)
     args.add_all([_function_flag(f) for f in functions])
     if provenance:
         args.add("--provenance")
@@ -217,6 +222,7 @@ def _krm_kustomization_impl(ctx):
     # carries its files and those of what it names (docs/snapshot.md).
     bases = depset(transitive = [d.bases for d in deps])
     dep_inputs = depset(transitive = [d.inputs for d in deps])
+    dep_origins_inputs = depset(transitive = [d.origins_inputs for d in deps])
 
     # The exec functions this kustomization's action (or, for a component, its parent's)
     # runs: only these declared executables may run.
@@ -230,6 +236,11 @@ def _krm_kustomization_impl(ctx):
         fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
 
     snapshot = ctx.actions.declare_file(ctx.label.name + ".krmsnap")
+
+    # The same with origins (krm render --origins), for parents whose buildMetadata asks:
+    # tracking origins writes annotations that later transformers see, so the plain snapshot
+    # has none. Built only when such a parent needs it.
+    origins_snapshot = ctx.actions.declare_file(ctx.label.name + ".origins.krmsnap")
     render_provenance = kind != COMPONENT and _provenance_enabled(ctx)
 
     # A component's snapshot carries its files, read by its parent with the parent's
@@ -254,6 +265,7 @@ def _krm_kustomization_impl(ctx):
         dir = dir,
         srcs = srcs,
         bases = bases,
+        origins = False,
         functions = functions,
         components = components,
         provenance = render_provenance,
@@ -262,10 +274,26 @@ def _krm_kustomization_impl(ctx):
         inputs = depset(images.inputs, transitive = [srcs, dep_inputs]),
     )
 
+    # The same render reading the bases' snapshots with origins.
+    render_origins = struct(
+        ctx = ctx,
+        dir = dir,
+        srcs = srcs,
+        bases = bases,
+        origins = True,
+        functions = functions,
+        components = components,
+        provenance = render_provenance,
+        images = images.args,
+        image_files = images.inputs,
+        inputs = depset(images.inputs, transitive = [srcs, dep_origins_inputs]),
+    )
+
     # The snapshot: what the kustomizations including this one read. Its own action, so
     # that a kustomization kustomize cannot build alone (the finishing steps fail) still
     # serves the targets that use it.
     _run_render(render, "KrmRender", "Rendering kustomization", [snapshot], ["--snapshot", snapshot])
+    _run_render(render_origins, "KrmRenderOrigins", "Rendering kustomization with origins", [origins_snapshot], ["--snapshot", origins_snapshot, "--origins"])
 
     manifests = None
     provenance_manifest = None
@@ -277,7 +305,10 @@ def _krm_kustomization_impl(ctx):
             provenance_manifest = ctx.actions.declare_file(ctx.label.name + ".provenance.json")
             outputs.append(provenance_manifest)
             flags.extend(["--provenance-manifest", provenance_manifest])
-        _run_render(render, "KrmManifests", "Rendering manifests of", outputs, flags)
+
+        # kustomize tracks origins through a whole build when the top kustomization's
+        # buildMetadata asks: then so must the bases' snapshots.
+        _run_render(render_origins if ctx.attr.build_metadata else render, "KrmManifests", "Rendering manifests of", outputs, flags)
         renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
         manifests = stamp_manifests(ctx, renderer, manifests, label)  # the stamped file under --stamp
 
@@ -291,10 +322,12 @@ def _krm_kustomization_impl(ctx):
         snapshot = snapshot,
         manifests = manifests,
         srcs = srcs,
-        bases = depset([struct(dir = dir, snapshot = snapshot, label = ctx.label, provenance = provenance)]),
+        bases = depset([struct(dir = dir, snapshot = snapshot, origins_snapshot = origins_snapshot, label = ctx.label, provenance = provenance)]),
         # The renderer finds a base's snapshot by the path the parent names: the base
         # directory need not exist in the parent's sandbox.
         inputs = depset([snapshot]),
+        origins_snapshot = origins_snapshot,
+        origins_inputs = depset([origins_snapshot]),
         functions = functions if may_be_component else [],
         components = depset(
             [struct(dir = dir, label = ctx.label)] if may_be_component else [],
@@ -313,6 +346,7 @@ def _krm_kustomization_impl(ctx):
         OutputGroupInfo(
             manifests = depset([manifests] if manifests else []),
             snapshot = depset([snapshot]),
+            origins_snapshot = depset([origins_snapshot]),
             provenance = depset([provenance_manifest] if provenance_manifest else []),
         ),
     ]
@@ -345,7 +379,13 @@ actions also pass `--provenance`, the manifests action writes `<name>.provenance
 both pass `--label-map` for the components applied and the bases. A dep of such a
 kustomization must render with provenance too (an analysis error otherwise).
 
-Output groups: `manifests`, `snapshot` and `provenance` (empty without provenance). Default
+Origins (kustomize's `buildMetadata` annotations) are tracked through a whole build when the
+top kustomization asks, and tracking them changes what later transformers see. So the
+snapshot carries none; a third action (mnemonic `KrmRenderOrigins`) renders
+`<name>.origins.krmsnap` with them, only when a kustomization with `build_metadata = True`
+(or one of its bases) needs it.
+
+Output groups: `manifests`, `snapshot`, `origins_snapshot` and `provenance` (empty without provenance). Default
 outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
 `KrmKustomizationInfo`.""",
     attrs = {
@@ -380,6 +420,10 @@ outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
             default = "auto",
             values = _PROVENANCE_VALUES,
         ),
+        "build_metadata": attr.bool(
+            doc = "Set when the kustomization file's `buildMetadata` lists anything (Gazelle sets it): kustomize then tracks origins through the whole build, so the manifests action reads the bases' snapshots with origins (`<name>.origins.krmsnap`, action `KrmRenderOrigins`, built only when a parent needs it). The render fails, naming this attribute, when the file asks and it is not set.",
+            default = False,
+        ),
         "images": IMAGES_ATTR,
         "stamp": STAMP_ATTR,
         "_stamp_flag": STAMP_FLAG_ATTR,
@@ -400,7 +444,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", images = {}, stamp = -1, **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, images = {}, stamp = -1, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -423,6 +467,8 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         to run for it. Under Bazel only declared executables run.
       provenance: `auto` (default: the build setting `@rules_krm//rules:provenance`), `on`
         or `off`. With provenance, the action also writes `<name>.provenance.json`.
+      build_metadata: set when the kustomization file's `buildMetadata` lists anything
+        (Gazelle sets it): the bases are then read from their snapshots with origins.
       images: dict from an image name as the manifests write it (`frontend`) to the target
         yielding its digest (a file holding `sha256:...`, such as rules_oci's
         `<oci_image>.digest`) or to a `krm_image` (digest and new name). Appended to the
@@ -441,6 +487,7 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         load_restrictor = load_restrictor,
         functions = _invert_functions(functions),
         provenance = provenance,
+        build_metadata = build_metadata,
         images = invert_images(images),
         stamp = stamp,
         **kwargs
