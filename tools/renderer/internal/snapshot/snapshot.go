@@ -160,7 +160,7 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 		// Comments never reach kustomize's output: leaving them out makes a
 		// comment-only edit of a base re-run nothing above it.
 		n := resourcemap.AnchorShared(r.RNode.YNode())
-		stripComments(n)
+		prepare(n)
 		s, err := kyaml.NewRNode(n).String()
 		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", r.CurId(), err)
@@ -171,14 +171,35 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// stripComments clears the comments of n and everything below it.
-func stripComments(n *kyaml.Node) {
+// untaggedTag marks, in a snapshot, a plain scalar that had no tag. YAML
+// text has no such thing: read back, `x:` is a null and `x: true` a bool,
+// while kyaml treats an untagged scalar (one a transformer made, such as a
+// replacement creating a field) as a string in some places (it is not
+// null for IsMissingOrNull) and by its spelling in others.
+const untaggedTag = "!krm.untagged"
+
+// prepare clears the comments of n and everything below it, and marks the
+// untagged plain scalars.
+func prepare(n *kyaml.Node) {
 	if n == nil {
 		return
 	}
 	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	if n.Kind == kyaml.ScalarNode && n.Tag == "" && n.Style == 0 {
+		n.Tag = untaggedTag
+	}
 	for _, c := range n.Content {
-		stripComments(c)
+		prepare(c)
+	}
+}
+
+// unmarkUntagged undoes prepare's marks below n.
+func unmarkUntagged(n *kyaml.Node) {
+	if n.Kind == kyaml.ScalarNode && n.Tag == untaggedTag {
+		n.Tag, n.Style = "", 0
+	}
+	for _, c := range n.Content {
+		unmarkUntagged(c)
 	}
 }
 
@@ -263,6 +284,7 @@ func Decode(data []byte) (*Snapshot, error) {
 	list := make([]*resource.Resource, len(nodes))
 	for i, n := range nodes {
 		resourcemap.ResolveShared(n.YNode())
+		unmarkUntagged(n.YNode())
 		r := &resource.Resource{RNode: *n}
 		names := h.RefVars[i]
 		for _, name := range names {

@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
@@ -291,6 +293,50 @@ func TestEncodeEmpty(t *testing.T) {
 	}
 	if s.Resources != 0 || s.Accumulation.Resources.Size() != 0 || s.KustomizationKind != types.ComponentKind {
 		t.Errorf("decoded %+v", s.Header)
+	}
+}
+
+// A scalar a transformer made without a tag (a replacement creating a
+// field) comes back untagged, not as the null or bool its text reads as.
+func TestUntaggedScalars(t *testing.T) {
+	acc := accumulate.NewAccumulation()
+	r, err := resource.NewFactory(nil).FromBytes([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  s: x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := r.Pipe(kyaml.Lookup("data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"", "true", "1"} {
+		data.YNode().Content = append(data.YNode().Content,
+			&kyaml.Node{Kind: kyaml.ScalarNode, Value: "k" + v},
+			&kyaml.Node{Kind: kyaml.ScalarNode, Value: v})
+	}
+	if err := acc.Resources.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	enc, err := snapshot.Encode(acc, snapshot.Header{KustomizationKind: types.KustomizationKind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Decode(enc)
+	if err != nil {
+		t.Fatalf("Decode: %v\n%s", err, enc)
+	}
+	got, err := s.Accumulation.Resources.Resources()[0].Pipe(kyaml.Lookup("data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.YNode().Content
+	if c[1].Tag != "!!str" {
+		t.Errorf("tagged scalar: tag %q, want !!str", c[1].Tag)
+	}
+	for i, v := range []string{"", "true", "1"} {
+		n := c[3+2*i]
+		if n.Tag != "" || n.Style != 0 || n.Value != v {
+			t.Errorf("untagged %q came back as tag %q, style %v, value %q\n%s", v, n.Tag, n.Style, n.Value, enc)
+		}
 	}
 }
 
