@@ -291,7 +291,7 @@ func (p *Plugin) exec(thread *starlark.Thread, ctx starlark.Value) (panicked str
 			panicked = fmt.Sprint(r)
 		}
 	}()
-	_, err = starlark.ExecFileOptions(fileOptions, thread, p.main.display, p.source, starlark.StringDict{"ctx": ctx})
+	_, err = execFile(thread, p.main.display, p.source, starlark.StringDict{"ctx": ctx})
 	return "", err
 }
 
