@@ -61,7 +61,9 @@
 //     instead. Library modules load library modules only;
 //   - "encoding/json.star" (json) and "math.star" (math), as in kpt.
 //
-// A run stops after maxSteps Starlark steps (loaded modules count too).
+// A run stops after maxSteps Starlark steps (loaded modules count too),
+// and when it grows the heap past MaxMemory; krm exits at once when one
+// operation takes it MemoryMargin further (limits.go).
 // Errors name the script file (or the config, for inline source, whose
 // lines count from the first line of source), line and column, with the
 // Starlark backtrace.
