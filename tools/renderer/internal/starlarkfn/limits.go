@@ -146,7 +146,11 @@ func (b *budget) check(t *starlark.Thread) {
 	steps := base + t.Steps + (allocs-b.allocBase)/BytesPerStep
 	pos := t.CallFrame(0).Pos.String()
 	b.pos.Store(&pos)
-	if heap > b.live+max(collectAfter, (b.live-min(b.live, b.heapBase))/2) || heap >= b.heapBase+MaxMemory {
+	// Collect after garbage of half the live heap (at most MaxMemory/2,
+	// since garbage counts towards the limit), before the heap nears the
+	// limit, and before deciding that it is over.
+	garbage := max(collectAfter, min(b.live/2, MaxMemory/2))
+	if heap >= b.live+garbage || (heap >= b.heapBase+MaxMemory*3/4 && heap >= b.live+collectAfter) || heap >= b.heapBase+MaxMemory {
 		// Here no operation is running, so the collection is quick to start.
 		runtime.GC()
 		_, heap = b.read()
