@@ -87,6 +87,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // The config object's type.
@@ -235,7 +236,7 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	thread := ms.thread(p.main)
 	ms.budget.start(thread, 0)
 	ms.budget.abort = func(pos, reason string) {
-		fmt.Fprintf(os.Stderr, "Error: %s: %s: %s%s\n", p.name, pos, reason, p.note(pos))
+		fmt.Fprintf(os.Stderr, "Error: %s in %s: %s: %s%s\n", p.name, load.Rel(p.h.Loader().Root()), pos, reason, p.note(pos))
 		exit(1)
 	}
 	stop := ms.budget.watch()
