@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -204,8 +205,7 @@ func (b *budget) watch() (stop func()) {
 	runtime.LockOSThread()
 	b.cpu = threadCPU()
 	b.cpuBase = b.cpu()
-	gcPercent := debug.SetGCPercent(-1)
-	memLimit := debug.SetMemoryLimit(math.MaxInt64)
+	resume := pauseCollector()
 	b.stop, b.done = make(chan struct{}), make(chan struct{})
 	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	w := &budget{maxSteps: b.maxSteps, cpu: b.cpu, cpuBase: b.cpuBase, heapBase: b.heapBase, deadline: b.deadline, samples: samples}
@@ -239,8 +239,35 @@ func (b *budget) watch() (stop func()) {
 	return func() {
 		close(b.stop)
 		<-b.done
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(memLimit)
+		resume()
 		runtime.UnlockOSThread()
+	}
+}
+
+// collector holds the collector's settings while runs (which may overlap
+// in tests) have its pacing off.
+var collector struct {
+	sync.Mutex
+	runs      int
+	gcPercent int
+	memLimit  int64
+}
+
+// pauseCollector turns the collector's pacing off until the last run that
+// paused it resumes it.
+func pauseCollector() (resume func()) {
+	collector.Lock()
+	defer collector.Unlock()
+	if collector.runs++; collector.runs == 1 {
+		collector.gcPercent = debug.SetGCPercent(-1)
+		collector.memLimit = debug.SetMemoryLimit(math.MaxInt64)
+	}
+	return func() {
+		collector.Lock()
+		defer collector.Unlock()
+		if collector.runs--; collector.runs == 0 {
+			debug.SetGCPercent(collector.gcPercent)
+			debug.SetMemoryLimit(collector.memLimit)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package starlarkfn
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -87,5 +88,21 @@ fail("all equal")`, "all equal"},
 		if got, ok := replacedSize(tc.s, tc.old, tc.new, tc.count); !ok || got != len(strings.Replace(tc.s, tc.old, tc.new, tc.count)) {
 			t.Errorf("replacedSize(%q, %q, %q, %d) = %d, %v; want %d", tc.s, tc.old, tc.new, tc.count, got, ok, len(strings.Replace(tc.s, tc.old, tc.new, tc.count)))
 		}
+	}
+}
+
+// Runs that overlap leave the collector as they found it.
+func TestPauseCollector(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	first := pauseCollector()
+	second := pauseCollector()
+	first()
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("after the first of two runs, GC percent %d; want -1 (still paused)", got)
+	}
+	second()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after both runs, GC percent %d; want 100", got)
 	}
 }
