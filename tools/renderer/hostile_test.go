@@ -248,3 +248,111 @@ func tail(s string) string {
 	}
 	return s
 }
+
+// TestInterruptKillsFunctions sends SIGINT and SIGTERM to krm while an exec
+// function (in a process group of its own, with a child) runs: krm must
+// exit promptly and non-zero, leave no process of the function's group
+// and write no output.
+func TestInterruptKillsFunctions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs krm as a process")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			started := filepath.Join(t.TempDir(), "pgid")
+			c := &hostileCase{files: map[string]string{
+				"kustomization.yaml": "transformers: [fn.yaml]\n",
+				"fn.yaml": "apiVersion: example.com/v1\nkind: Fn\nmetadata:\n  name: f\n  annotations:\n" +
+					"    config.kubernetes.io/function: |\n      exec:\n        path: fn/run\n        envs: [STARTED=" + started + "]\n",
+				// The function starts a child, then says it runs (its pid is its group's id).
+				"fn/run": "#!/bin/sh\nsleep 1000 &\necho $$ > \"$STARTED.tmp\" && mv \"$STARTED.tmp\" \"$STARTED\"\nsleep 1000\n",
+			}, exe: map[string]bool{"fn/run": true}}
+			tree := c.makeTree(t)
+			before := listing(t, tree)
+			cmd := exec.Command(os.Args[0], "build", ".", "--enable-alpha-plugins", "--enable-exec", "-o", "out.yaml")
+			cmd.Dir = tree
+			cmd.Env = append(os.Environ(), childEnv+"="+tree)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			pgid := waitForPgid(t, started, exited, &stderr)
+			defer syscall.Kill(-pgid, syscall.SIGKILL) // should there be survivors
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-exited:
+			case <-time.After(20 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("krm still runs 20s after %s", sig)
+			}
+			if code := cmd.ProcessState.ExitCode(); code == 0 {
+				t.Errorf("exit 0 after %s", sig)
+			}
+			want := "krm got " + map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig] + " and killed the function's processes"
+			if msg := stderr.String(); !strings.Contains(msg, want) || !strings.Contains(msg, `Fn "f": function fn/run failed`) {
+				t.Errorf("stderr does not say %q for function fn/run:\n%s", want, tail(msg))
+			}
+			if got := listing(t, tree); strings.Join(got, "\n") != strings.Join(before, "\n") {
+				t.Errorf("the run changed the tree:\nbefore %v\nafter  %v", before, got)
+			}
+			// Killed processes the container's init may be slow to reap linger as zombies.
+			deadline := time.Now().Add(10 * time.Second)
+			for left := groupMembers(pgid); len(left) > 0; left = groupMembers(pgid) {
+				if time.Now().After(deadline) {
+					t.Fatalf("processes of the function's group %d survive krm: %v", pgid, left)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// waitForPgid waits for the function to write its process group id.
+func waitForPgid(t *testing.T, file string, exited <-chan error, stderr *bytes.Buffer) int {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if b, err := os.ReadFile(file); err == nil {
+			pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil || pgid <= 1 {
+				t.Fatalf("function wrote %q", b)
+			}
+			return pgid
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("krm exited before the function started: %v\n%s", err, tail(stderr.String()))
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the function did not start")
+		}
+	}
+}
+
+// groupMembers lists the live (not zombie) processes of process group pgid.
+func groupMembers(pgid int) []string {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var live []string
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(b[i+1:]))
+		if len(fields) > 2 && fields[2] == strconv.Itoa(pgid) && fields[0] != "Z" {
+			live = append(live, string(b[:i+1]))
+		}
+	}
+	return live
+}

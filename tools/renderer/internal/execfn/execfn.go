@@ -36,7 +36,10 @@
 // (config.kubernetes.io/v1) on stdin and writes one on stdout. A
 // transformer gets the resources as items, a generator an empty list. The
 // config object is the functionConfig. A non-zero exit fails the build
-// with the function's stderr; on success its stderr is passed on.
+// with the function's stderr; on success its stderr is passed on. The
+// function runs in a process group of its own, which krm kills on
+// timeout, on too much output, when the function exits, and when krm gets
+// SIGINT or SIGTERM (signals.go).
 //
 // Resources keep their identity through the config.k8s.io/id and
 // internal.config.kubernetes.io/id annotations, which krm sets on the

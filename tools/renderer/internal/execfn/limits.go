@@ -95,8 +95,9 @@ func (t *tailBuffer) note() string {
 }
 
 // runBounded runs cmd in a process group of its own, kills the group when
-// the timeout passes or stdout grows past MaxStdout, and always kills what
-// is left of the group when the function exits.
+// the timeout passes, stdout grows past MaxStdout or krm gets SIGINT or
+// SIGTERM (interrupts), and always kills what is left of the group when
+// the function exits.
 func runBounded(cmd *exec.Cmd, timeout time.Duration) (stdout []byte, stderr *tailBuffer, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -115,9 +116,12 @@ func runBounded(cmd *exec.Cmd, timeout time.Duration) (stdout []byte, stderr *ta
 	cmd.Stdout, cmd.Stderr = out, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = waitDelay
+	release := interrupts.hold()
 	if err := cmd.Start(); err != nil {
+		release()
 		return nil, stderr, err
 	}
+	interrupts.add(cmd.Process.Pid, kill)
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -130,8 +134,13 @@ func runBounded(cmd *exec.Cmd, timeout time.Duration) (stdout []byte, stderr *ta
 	close(done)
 	// Processes the function started and left behind go too.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	interrupts.remove(cmd.Process.Pid)
+	s := release()
 	mu.Lock()
 	defer mu.Unlock()
+	if s != nil && killed == "" {
+		killed = interruptedBy(s) // a signal as the function ended fails it too
+	}
 	if killed != "" {
 		return nil, stderr, fmt.Errorf("krm stopped it: %s", killed)
 	}

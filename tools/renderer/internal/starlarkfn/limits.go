@@ -2,9 +2,11 @@ package starlarkfn
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,8 +33,13 @@ const (
 	CPUPerStep = time.Microsecond
 	MinCPU     = 10 * time.Second
 	// MaxMemory bounds how much a run may grow the heap, garbage not yet
-	// collected included (during a run the collector aims below it).
+	// collected included: past it the script stops at its next operation.
 	MaxMemory = 1 << 30
+	// MemoryMargin is how far past MaxMemory one operation (a string
+	// doubling, a list repeat, a join) may take the heap before krm stops
+	// at once: it cannot interrupt an operation, so it reports the error
+	// and exits (no output is being written while a script runs).
+	MemoryMargin = 256 << 20
 	// MaxCallDepth bounds recursion (Starlark calls in progress).
 	MaxCallDepth = 1000
 	// MaxNesting bounds how deep json.decode input and the values a script
@@ -42,10 +49,17 @@ const (
 	// cannot see (a built-in scanning a large list).
 	Timeout = 5 * time.Minute
 
-	// checkEvery is how often (in steps) a run checks its limits.
+	// checkEvery is how often (in steps) a run checks its limits at
+	// most; a run that allocates checks every checkBytes it allocates.
 	checkEvery = 4096
+	checkBytes = 16 << 20
+	// collectAfter is how much garbage a run may pile up before it
+	// collects it: the collector's own pacing is off during a run, since
+	// a collection that starts during a long operation (a 1 GiB copy,
+	// which cannot be preempted) stops every goroutine, the watchdog too.
+	collectAfter = 64 << 20
 	// watchEvery is how often the watchdog checks memory and time.
-	watchEvery = 5 * time.Millisecond
+	watchEvery = time.Millisecond
 )
 
 // budgetKey is the thread-local key of the steps a thread's run had
@@ -54,9 +68,10 @@ const (
 const budgetKey = "krm.steps"
 
 // budget enforces the limits of one run across the threads of its
-// modules: steps are checked every checkEvery steps on the running thread,
-// memory and time also by a watchdog goroutine, which cancels the running
-// thread (a single operation can double a string).
+// modules: steps and memory are checked on the running thread every
+// checkEvery steps or checkBytes allocated, memory and time also by a
+// watchdog goroutine, which cancels the running thread or, when one
+// operation takes the heap MemoryMargin past MaxMemory, stops krm.
 type budget struct {
 	maxSteps  uint64
 	cpu       func() time.Duration // CPU time of the run's OS thread so far
@@ -68,6 +83,17 @@ type budget struct {
 	samples   []metrics.Sample
 	stop      chan struct{}
 	done      chan struct{}
+
+	// Kept by the running thread's checks.
+	lastAllocs uint64 // allocated bytes at the last check
+	lastSteps  uint64 // steps of the run at the last check
+	live       uint64 // heap after the last collection
+	// pos is where the run was at its last check, for the watchdog's
+	// message.
+	pos atomic.Pointer[string]
+	// abort reports a limit the watchdog cannot wait for (a single
+	// operation past MaxMemory+MemoryMargin) and ends krm.
+	abort func(pos, reason string)
 }
 
 func newBudget(maxSteps uint64) *budget {
@@ -80,6 +106,7 @@ func newBudget(maxSteps uint64) *budget {
 		},
 	}
 	b.allocBase, b.heapBase = b.read()
+	b.lastAllocs, b.live = b.allocBase, b.heapBase
 	return b
 }
 
@@ -91,15 +118,19 @@ func (b *budget) read() (allocs, heap uint64) {
 
 // start arms thread (the run's main thread, or a loaded module's whose
 // run had taken base steps) and makes it the one the watchdog cancels.
+// The first check comes at the first step, so that the watchdog knows a
+// position from the start.
 func (b *budget) start(t *starlark.Thread, base uint64) {
 	t.SetLocal(budgetKey, base)
 	t.OnMaxSteps = b.check
-	b.arm(t, base)
+	t.SetMaxExecutionSteps(t.Steps + 1)
 	b.current.Store(t)
 }
 
-func (b *budget) arm(t *starlark.Thread, base uint64) {
-	next := t.Steps + checkEvery
+// arm sets the thread's next check: after interval steps, and no later
+// than its step limit.
+func (b *budget) arm(t *starlark.Thread, base, interval uint64) {
+	next := t.Steps + interval
 	if left := b.maxSteps - min(base, b.maxSteps); next > left {
 		next = left
 	}
@@ -109,38 +140,52 @@ func (b *budget) arm(t *starlark.Thread, base uint64) {
 	t.SetMaxExecutionSteps(next)
 }
 
-// steps is what the run has spent: the steps of its threads plus its
-// allocation, charged at BytesPerStep.
-func (b *budget) steps(t *starlark.Thread) (steps, base uint64, heap uint64) {
-	base, _ = t.Local(budgetKey).(uint64)
-	allocs, heap := b.read()
-	return base + t.Steps + (allocs-b.allocBase)/BytesPerStep, base, heap
-}
-
-// check runs on the thread every checkEvery steps (its OnMaxSteps).
+// check runs on the thread at each of its checks (its OnMaxSteps).
 func (b *budget) check(t *starlark.Thread) {
-	steps, base, heap := b.steps(t)
+	base, _ := t.Local(budgetKey).(uint64)
+	allocs, heap := b.read()
+	steps := base + t.Steps + (allocs-b.allocBase)/BytesPerStep
+	pos := t.CallFrame(0).Pos.String()
+	b.pos.Store(&pos)
+	// Collect after garbage of half the live heap (at most MaxMemory/2,
+	// since garbage counts towards the limit), before the heap nears the
+	// limit, and before deciding that it is over.
+	garbage := max(collectAfter, min(b.live/2, MaxMemory/2))
+	if heap >= b.live+garbage || (heap >= b.heapBase+MaxMemory*3/4 && heap >= b.live+collectAfter) || heap >= b.heapBase+MaxMemory {
+		// Here no operation is running, so the collection is quick to start.
+		runtime.GC()
+		_, heap = b.read()
+		b.live = heap
+	}
 	switch {
 	case steps >= b.maxSteps:
 		t.Cancel(fmt.Sprintf("the script exceeded its limit of %d steps (operations, and one per %d bytes allocated); raise maxSteps (at most %d) in the %s config if it really needs more",
 			b.maxSteps, BytesPerStep, uint64(MaxStepsCeiling), Kind))
 	case t.CallStackDepth() > MaxCallDepth:
 		t.Cancel(fmt.Sprintf("recursion deeper than %d calls", MaxCallDepth))
+	case heap >= b.heapBase+MaxMemory:
+		t.Cancel(memoryError)
 	default:
-		if reason := b.overLimit(); reason != "" {
+		if reason := b.overTime(); reason != "" {
 			t.Cancel(reason)
 			return
 		}
-		b.arm(t, base)
-		if heap > b.heapBase+MaxMemory/2 {
-			// One operation can double the largest value: look at every step.
-			t.SetMaxExecutionSteps(t.Steps + 1)
+		// Check again after checkBytes more allocation at the rate since
+		// the last check, and no more than twice as many steps later.
+		run := base + t.Steps - min(b.lastSteps, base+t.Steps)
+		interval := min(checkEvery, 2*max(1, run))
+		if allocs > b.lastAllocs {
+			interval = min(interval, max(1, run*checkBytes/(allocs-b.lastAllocs)))
 		}
+		b.lastAllocs, b.lastSteps = allocs, base+t.Steps
+		b.arm(t, base, interval)
 	}
 }
 
-// overLimit says which of memory and time a run exceeds, if any.
-func (b *budget) overLimit() string {
+var memoryError = fmt.Sprintf("the script used more than %d MiB of memory", MaxMemory>>20)
+
+// overTime says which of wall-clock and CPU time a run exceeds, if any.
+func (b *budget) overTime() string {
 	if time.Now().After(b.deadline) {
 		return fmt.Sprintf("the script ran longer than %s", Timeout)
 	}
@@ -150,23 +195,17 @@ func (b *budget) overLimit() string {
 				limit, CPUPerStep, b.maxSteps, Kind)
 		}
 	}
-	if _, heap := b.read(); heap >= b.heapBase+MaxMemory {
-		return fmt.Sprintf("the script used more than %d MiB of memory", MaxMemory>>20)
-	}
 	return ""
 }
 
-// watch starts the watchdog, has the collector aim below the memory limit
-// and keeps the run on its OS thread (whose CPU
-// time the watchdog counts); the returned function undoes both.
+// watch starts the watchdog, turns the collector's pacing off (the run's
+// checks collect instead) and keeps the run on its OS thread (whose CPU
+// time the watchdog counts); the returned function undoes all three.
 func (b *budget) watch() (stop func()) {
 	runtime.LockOSThread()
 	b.cpu = threadCPU()
 	b.cpuBase = b.cpu()
-	// The collector then runs as the heap nears the limit, which keeps the
-	// heap figures the watchdog reads current.
-	old := debug.SetMemoryLimit(-1)
-	debug.SetMemoryLimit(min(old, int64(b.heapBase+MaxMemory)))
+	resume := pauseCollector()
 	b.stop, b.done = make(chan struct{}), make(chan struct{})
 	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	w := &budget{maxSteps: b.maxSteps, cpu: b.cpu, cpuBase: b.cpuBase, heapBase: b.heapBase, deadline: b.deadline, samples: samples}
@@ -179,7 +218,17 @@ func (b *budget) watch() (stop func()) {
 			case <-b.stop:
 				return
 			case <-tick.C:
-				if reason := w.overLimit(); reason != "" {
+				reason := w.overTime()
+				if _, heap := w.read(); heap >= b.heapBase+MaxMemory+MemoryMargin {
+					pos := ""
+					if p := b.pos.Load(); p != nil {
+						pos = *p
+					}
+					b.abort(pos, fmt.Sprintf("%s (one operation took it %d MiB past the limit; krm stopped at once)",
+						memoryError, (heap-b.heapBase-MaxMemory)>>20))
+					return
+				}
+				if reason != "" {
 					if t := b.current.Load(); t != nil {
 						t.Cancel(reason)
 					}
@@ -190,7 +239,35 @@ func (b *budget) watch() (stop func()) {
 	return func() {
 		close(b.stop)
 		<-b.done
-		debug.SetMemoryLimit(old)
+		resume()
 		runtime.UnlockOSThread()
+	}
+}
+
+// collector holds the collector's settings while runs (which may overlap
+// in tests) have its pacing off.
+var collector struct {
+	sync.Mutex
+	runs      int
+	gcPercent int
+	memLimit  int64
+}
+
+// pauseCollector turns the collector's pacing off until the last run that
+// paused it resumes it.
+func pauseCollector() (resume func()) {
+	collector.Lock()
+	defer collector.Unlock()
+	if collector.runs++; collector.runs == 1 {
+		collector.gcPercent = debug.SetGCPercent(-1)
+		collector.memLimit = debug.SetMemoryLimit(math.MaxInt64)
+	}
+	return func() {
+		collector.Lock()
+		defer collector.Unlock()
+		if collector.runs--; collector.runs == 0 {
+			debug.SetGCPercent(collector.gcPercent)
+			debug.SetMemoryLimit(collector.memLimit)
+		}
 	}
 }

@@ -224,7 +224,7 @@ func (ms *modules) exec(parent *starlark.Thread, m module) (starlark.StringDict,
 	t := ms.thread(m)
 	base, _ := parent.Local(budgetKey).(uint64)
 	ms.budget.start(t, base+parent.Steps)
-	g, err := starlark.ExecFileOptions(fileOptions, t, m.display, src, nil)
+	g, err := execFile(t, m.display, src, nil)
 	parent.Steps += t.Steps
 	ms.budget.current.Store(parent)
 	// An *starlark.EvalError stays the cause of the load error, so that

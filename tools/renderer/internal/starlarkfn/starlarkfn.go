@@ -61,7 +61,9 @@
 //     instead. Library modules load library modules only;
 //   - "encoding/json.star" (json) and "math.star" (math), as in kpt.
 //
-// A run stops after maxSteps Starlark steps (loaded modules count too).
+// A run stops after maxSteps Starlark steps (loaded modules count too),
+// and when it grows the heap past MaxMemory; krm exits at once when one
+// operation takes it MemoryMargin further (limits.go).
 // Errors name the script file (or the config, for inline source, whose
 // lines count from the first line of source), line and column, with the
 // Starlark backtrace.
@@ -85,6 +87,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // The config object's type.
@@ -232,9 +235,20 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	}
 	thread := ms.thread(p.main)
 	ms.budget.start(thread, 0)
+	ms.budget.abort = func(pos, reason string) {
+		fmt.Fprintf(os.Stderr, "Error: %s in %s: %s: %s%s\n", p.name, load.Rel(p.h.Loader().Root()), pos, reason, p.note(pos))
+		exit(1)
+	}
 	stop := ms.budget.watch()
-	_, err = starlark.ExecFileOptions(fileOptions, thread, p.main.display, p.source, starlark.StringDict{"ctx": ctx})
+	panicked, err := p.exec(thread, ctx)
 	stop()
+	if panicked != "" {
+		pos := ""
+		if at := ms.budget.pos.Load(); at != nil {
+			pos = *at
+		}
+		return nil, &ScriptError{msg: fmt.Sprintf("%s: %s: a built-in function failed: %s%s", p.name, pos, panicked, p.note(pos))}
+	}
 	if err != nil {
 		return nil, p.scriptError(err)
 	}
@@ -266,6 +280,22 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 		outs = append(outs, krmfn.Output{Node: yaml.NewRNode(n), From: from})
 	}
 	return outs, nil
+}
+
+// exit ends krm when a script goes past its memory limit inside one
+// operation (tests replace it).
+var exit = os.Exit
+
+// exec runs the main script. A Go panic in a built-in (a string.replace
+// result too large for a Go string) is reported, not a crash.
+func (p *Plugin) exec(thread *starlark.Thread, ctx starlark.Value) (panicked string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			panicked = fmt.Sprint(r)
+		}
+	}()
+	_, err = execFile(thread, p.main.display, p.source, starlark.StringDict{"ctx": ctx})
+	return "", err
 }
 
 func typeName(v starlark.Value) string {
