@@ -14,13 +14,18 @@ import (
 // prints the node as YAML, reads that back into Go maps, marshals them to
 // JSON, reads the JSON back with go-yaml v2 and marshals that. Object builds
 // the value go-yaml v2 reads from that JSON straight from the node and
-// marshals it with the same go-yaml v2, skipping four of the five steps. A
-// node holding anything whose trip through JSON is not plain (floats,
+// marshals it with the same go-yaml v2, skipping four of the five steps;
+// most objects skip the fifth too: printNode writes the bytes go-yaml v2
+// would, straight from the node. A node holding anything whose trip
+// through JSON is not plain (floats,
 // timestamps, ints not in decimal, custom tags, non-string keys, duplicate
 // keys, anchors, folded scalars, invalid UTF-8) takes kustomize's own path.
 func Object(r *resource.Resource) ([]byte, error) {
 	n := r.RNode.YNode()
 	if n != nil && n.Kind == yaml.MappingNode {
+		if out, ok := printNode(n, nil); ok {
+			return out, nil
+		}
 		if v, ok := plainValue(n, false); ok {
 			return yamlv2.Marshal(v)
 		}
