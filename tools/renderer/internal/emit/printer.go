@@ -26,6 +26,7 @@ type printer struct {
 	// whitespace: the last thing written was whitespace (or nothing);
 	// indention: only indentation so far on this line (go-yaml's flags).
 	whitespace, indention bool
+	keys                  []mapKey
 }
 
 // bestWidth is where go-yaml v2 folds long scalars.
@@ -73,7 +74,13 @@ func (p *printer) mapping(n *yaml.Node, inFlow bool, indent int) bool {
 		p.indicator("}", false, false, false)
 		return true
 	}
-	keys := make([]mapKey, len(n.Content)/2)
+	// keys live on a stack shared by the nested mappings.
+	start := len(p.keys)
+	defer func() { p.keys = p.keys[:start] }()
+	for range len(n.Content) / 2 {
+		p.keys = append(p.keys, mapKey{})
+	}
+	keys := p.keys[start:]
 	for i := range keys {
 		k := n.Content[2*i]
 		if k.Kind != yaml.ScalarNode || k.Anchor != "" || k.Value == "<<" {
@@ -91,10 +98,7 @@ func (p *printer) mapping(n *yaml.Node, inFlow bool, indent int) bool {
 			if keyLess(a.key, b.key) {
 				return -1
 			}
-			if keyLess(b.key, a.key) {
-				return 1
-			}
-			return 0
+			return 1 // equal keys are refused below
 		})
 		if !strictOrder(keys) {
 			return false
@@ -103,7 +107,7 @@ func (p *printer) mapping(n *yaml.Node, inFlow bool, indent int) bool {
 	inner := deeper(indent)
 	for _, k := range keys {
 		p.writeIndent(inner)
-		if !p.scalar(scalarValue{text: k.key, isString: true}, inner+2, true) {
+		if !p.scalar(scalarValue{text: k.key}, inner+2, true) {
 			return false
 		}
 		p.indicator(":", false, false, false)
@@ -176,32 +180,6 @@ func (p *printer) sequence(n *yaml.Node, inFlow bool, indent int, inMapping bool
 	return true
 }
 
-// scalarValue is a scalar as go-yaml v2 gets it: a string, or the printed
-// form of an int, bool or null.
-type scalarValue struct {
-	text     string
-	isString bool
-}
-
-// scalarOf is plainScalar's value for n in printable form.
-func scalarOf(n *yaml.Node, isKey bool) (scalarValue, bool) {
-	v, ok := plainScalar(n, isKey)
-	if !ok {
-		return scalarValue{}, false
-	}
-	switch v := v.(type) {
-	case string:
-		return scalarValue{text: v, isString: true}, true
-	case int:
-		return scalarValue{text: strconv.Itoa(v)}, true
-	case bool:
-		return scalarValue{text: strconv.FormatBool(v)}, true
-	case nil:
-		return scalarValue{text: "null"}, true
-	}
-	return scalarValue{}, false
-}
-
 // Scalar styles, as go-yaml v2 chooses among them.
 const (
 	stylePlain = iota
@@ -214,7 +192,7 @@ const (
 func (p *printer) scalar(v scalarValue, indent int, simpleKey bool) bool {
 	s := v.text
 	style := stylePlain
-	if v.isString {
+	if v.kind == kindString {
 		switch {
 		case strings.IndexByte(s, '\n') >= 0:
 			style = styleLiteral
@@ -267,6 +245,14 @@ func (p *printer) scalar(v scalarValue, indent int, simpleKey bool) bool {
 // becomes a line break, except where the style forbids it; a single-quoted
 // scalar doubles its quotes.
 func (p *printer) folded(s string, indent int, breaks, single bool) {
+	if (!breaks || p.column+len(s) <= bestWidth) && (!single || strings.IndexByte(s, '\'') < 0) {
+		// No space can be past bestWidth (len counts bytes, at least one
+		// per character) and no quote to double.
+		p.out = append(p.out, s...)
+		p.column += utf8.RuneCountInString(s)
+		p.indention = p.indention && s == ""
+		return
+	}
 	spaces := false
 	for i := 0; i < len(s); {
 		if s[i] == ' ' {
@@ -291,6 +277,11 @@ func (p *printer) folded(s string, indent int, breaks, single bool) {
 
 // char copies the character at s[i] and returns the index after it.
 func (p *printer) char(s string, i int) int {
+	if s[i] < utf8.RuneSelf {
+		p.out = append(p.out, s[i])
+		p.column++
+		return i + 1
+	}
 	_, w := utf8.DecodeRuneInString(s[i:])
 	p.out = append(p.out, s[i:i+w]...)
 	p.column++
