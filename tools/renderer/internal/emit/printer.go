@@ -393,10 +393,14 @@ func (p *printer) writeIndent(indent int) {
 		p.column = 0
 	}
 	for p.column < indent {
-		p.put(' ')
+		n := min(indent-p.column, len(spaces))
+		p.out = append(p.out, spaces[:n]...)
+		p.column += n
 	}
 	p.whitespace, p.indention = true, true
 }
+
+const spaces = "                                                                "
 
 // indicator writes an ASCII indicator as go-yaml v2's emitter does.
 func (p *printer) indicator(s string, needWhitespace, isWhitespace, isIndention bool) {
@@ -421,6 +425,17 @@ func analyze(s string) (analysis, bool) {
 	if s == "" {
 		return analysis{blockPlain: true, singleQuoted: true}, true
 	}
+	if simpleText(s) {
+		return simpleAnalysis, true
+	}
+	return analyzeText(s)
+}
+
+// simpleAnalysis is analyze's result for simpleText.
+var simpleAnalysis = analysis{blockPlain: true, singleQuoted: true, block: true}
+
+// analyzeText is analyze for non-empty text, character by character.
+func analyzeText(s string) (analysis, bool) {
 	var blockIndicators, lineBreaks, special bool
 	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
 	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
@@ -428,7 +443,10 @@ func analyze(s string) (analysis, bool) {
 	}
 	precededByWhitespace, previousSpace, previousBreak := true, false, false
 	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
 		last := i+w == len(s)
 		followedByWhitespace := last || s[i+w] == ' ' || s[i+w] == '\t'
 		if i == 0 {
@@ -490,6 +508,20 @@ func analyze(s string) (analysis, bool) {
 		a.blockPlain, a.singleQuoted, a.block = false, false, false
 	}
 	return a, true
+}
+
+// simpleText reports text every style can print as it is: printable
+// ASCII without spaces, ':' or '#', not starting with an indicator or '.'.
+func simpleText(s string) bool {
+	if strings.IndexByte("#,[]{}&*!|>'\"%@`?:-.", s[0]) >= 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7F || c == ':' || c == '#' {
+			return false
+		}
+	}
+	return true
 }
 
 // printable is go-yaml v2's set of characters written as they are.

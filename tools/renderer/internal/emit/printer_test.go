@@ -116,6 +116,13 @@ func FuzzPrinter(f *testing.F) {
 		f.Add(s, s, 0)
 	}
 	f.Fuzz(func(t *testing.T, key, value string, depth int) {
+		for _, s := range []string{key, value} {
+			if s != "" && simpleText(s) {
+				if a, ok := analyzeText(s); !ok || a != simpleAnalysis {
+					t.Errorf("simpleText(%q) but analyzeText = %+v, %v", s, a, ok)
+				}
+			}
+		}
 		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: value}
 		for d := depth % 4; d > 0; d-- {
 			if d%2 == 0 {
@@ -131,6 +138,22 @@ func FuzzPrinter(f *testing.F) {
 		}}
 		comparePrinter(t, root)
 	})
+}
+
+func TestSimpleText(t *testing.T) {
+	simple := 0
+	for _, s := range append(printerStrings, "nginx", "a/b_c=d", "x-y.z", "v1beta1", "a'b", "a\"b", "a!b") {
+		if s == "" || !simpleText(s) {
+			continue
+		}
+		simple++
+		if a, ok := analyzeText(s); !ok || a != simpleAnalysis {
+			t.Errorf("simpleText(%q) but analyzeText = %+v, %v", s, a, ok)
+		}
+	}
+	if simple < 20 {
+		t.Errorf("only %d simple strings", simple)
+	}
 }
 
 func TestKeyLess(t *testing.T) {
