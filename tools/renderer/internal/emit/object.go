@@ -1,8 +1,10 @@
 package emit
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -14,19 +16,35 @@ import (
 // prints the node as YAML, reads that back into Go maps, marshals them to
 // JSON, reads the JSON back with go-yaml v2 and marshals that. Object builds
 // the value go-yaml v2 reads from that JSON straight from the node and
-// marshals it with the same go-yaml v2, skipping four of the five steps. A
-// node holding anything whose trip through JSON is not plain (floats,
+// marshals it with the same go-yaml v2, skipping four of the five steps;
+// most objects skip the fifth too: printNode writes the bytes go-yaml v2
+// would, straight from the node. A node holding anything whose trip
+// through JSON is not plain (floats,
 // timestamps, ints not in decimal, custom tags, non-string keys, duplicate
 // keys, anchors, folded scalars, invalid UTF-8) takes kustomize's own path.
 func Object(r *resource.Resource) ([]byte, error) {
 	n := r.RNode.YNode()
 	if n != nil && n.Kind == yaml.MappingNode {
+		buf := printBuffers.Get().(*[]byte)
+		out, ok := printNode(n, (*buf)[:0])
+		if ok {
+			*buf = out
+			out = bytes.Clone(out)
+		}
+		printBuffers.Put(buf)
+		if ok {
+			return out, nil
+		}
 		if v, ok := plainValue(n, false); ok {
 			return yamlv2.Marshal(v)
 		}
 	}
 	return r.AsYAML()
 }
+
+// printBuffers hold printNode's output while it grows: one copy of the
+// exact size leaves.
+var printBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // plainValue converts n into the value go-yaml v2 decodes from n's JSON
 // form, or reports false when the conversion is not certain to match. inFlow
@@ -85,98 +103,144 @@ func plainValue(n *yaml.Node, inFlow bool) (interface{}, bool) {
 
 var quotedStyles = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle
 
-// plainScalar is the value go-yaml v3 reads back from n as printed by kyaml:
+// plainScalar is the value go-yaml v3 reads back from n as printed by kyaml
+// (see scalarOf), as a Go value.
+func plainScalar(n *yaml.Node, isKey bool) (interface{}, bool) {
+	v, ok := scalarOf(n, isKey)
+	if !ok {
+		return nil, false
+	}
+	switch v.kind {
+	case kindInt:
+		i, err := strconv.Atoi(v.text)
+		return i, err == nil
+	case kindBool:
+		return v.text == "true", true
+	case kindNull:
+		return nil, true
+	}
+	return v.text, true
+}
+
+// scalarValue is a scalar as go-yaml v2 gets it from kustomize's JSON: a
+// string, or an int, bool or null in the form go-yaml v2 prints.
+type scalarValue struct {
+	text string
+	kind scalarKind
+}
+
+type scalarKind uint8
+
+const (
+	kindString scalarKind = iota
+	kindInt
+	kindBool
+	kindNull
+)
+
+var (
+	nullValue  = scalarValue{text: "null", kind: kindNull}
+	trueValue  = scalarValue{text: "true", kind: kindBool}
+	falseValue = scalarValue{text: "false", kind: kindBool}
+)
+
+// scalarOf is the value go-yaml v3 reads back from n as printed by kyaml:
 // a tag is dropped when the value's spelling implies it, a quoted or
 // multi-line scalar reads as a string, an untagged plain one is resolved
 // from its spelling. Only spellings whose resolution is certain pass.
-func plainScalar(n *yaml.Node, isKey bool) (interface{}, bool) {
+func scalarOf(n *yaml.Node, isKey bool) (scalarValue, bool) {
 	if n.Style&(yaml.FoldedStyle|yaml.TaggedStyle) != 0 || !utf8.ValidString(n.Value) {
 		// A folded scalar is the one style whose printed form reflows text.
-		return nil, false
+		return scalarValue{}, false
 	}
-	quoted := n.Style&quotedStyles != 0 || strings.Contains(n.Value, "\n")
+	quoted := n.Style&quotedStyles != 0 || strings.IndexByte(n.Value, '\n') >= 0
 	switch n.Tag {
 	case yaml.NodeTagString:
-		return n.Value, true
+		return scalarValue{text: n.Value}, true
 	case "":
 		if quoted {
-			return n.Value, true
+			return scalarValue{text: n.Value}, true
 		}
 		if isKey && n.Value == "" {
-			return nil, false
+			return scalarValue{}, false
 		}
-		v, isString, ok := resolvePlain(n.Value)
-		if !ok || (isKey && !isString) {
-			return nil, false
+		v, ok := resolvePlain(n.Value)
+		if !ok || (isKey && v.kind != kindString) {
+			return scalarValue{}, false
 		}
 		return v, true
 	}
 	if quoted || isKey {
-		return nil, false
+		return scalarValue{}, false
 	}
-	v, isString, ok := resolvePlain(n.Value)
-	if !ok || isString {
-		return nil, false
+	v, ok := resolvePlain(n.Value)
+	if !ok {
+		return scalarValue{}, false
 	}
-	switch v.(type) {
-	case int:
+	switch v.kind {
+	case kindInt:
 		return v, n.Tag == yaml.NodeTagInt
-	case bool:
+	case kindBool:
 		return v, n.Tag == yaml.NodeTagBool
-	case nil:
+	case kindNull:
 		return v, n.Tag == yaml.NodeTagNull
 	}
-	return nil, false
+	return scalarValue{}, false
 }
 
 // resolvePlain resolves an untagged plain scalar as go-yaml v3 does, for
 // the spellings it is sure of: strings, null, booleans, decimal ints.
-func resolvePlain(s string) (v interface{}, isString, ok bool) {
+func resolvePlain(s string) (scalarValue, bool) {
 	switch s {
 	case "", "~", "null", "Null", "NULL":
-		return nil, false, true
+		return nullValue, true
 	case "true", "True", "TRUE":
-		return true, false, true
+		return trueValue, true
 	case "false", "False", "FALSE":
-		return false, false, true
+		return falseValue, true
 	}
 	switch c := s[0]; {
 	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
-		return s, true, true
+		return scalarValue{text: s}, true
 	case c == '-' || c == '+':
 		if len(s) > 1 && isLetter(s[1]) {
-			return s, true, true
+			return scalarValue{text: s}, true
 		}
 	case c == '.' || (c >= '0' && c <= '9'):
 	default:
-		return s, true, true
+		return scalarValue{text: s}, true
 	}
 	if i, ok := decimalInt(s); ok {
-		return i, false, true
+		return scalarValue{text: i, kind: kindInt}, true
 	}
-	return nil, false, false
+	return scalarValue{}, false
 }
 
 func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 
-// decimalInt accepts only plain decimal integers that fit an int64; other
-// spellings (0x1F, 0o17, +1, 1_000, 007) take kustomize's path.
-func decimalInt(s string) (interface{}, bool) {
+// decimalInt accepts only plain decimal integers that fit an int64, and
+// returns them as go-yaml v2 prints them; other spellings (0x1F, 0o17, +1,
+// 1_000, 007) take kustomize's path.
+func decimalInt(s string) (string, bool) {
 	digits := s
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
 	if digits == "" || (digits[0] == '0' && len(digits) > 1) {
-		return nil, false
+		return "", false
 	}
 	for i := 0; i < len(digits); i++ {
 		if digits[i] < '0' || digits[i] > '9' {
-			return nil, false
+			return "", false
 		}
 	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return nil, false
+	if len(digits) >= 19 {
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			return "", false
+		}
 	}
-	return int(i), true
+	if s == "-0" {
+		return "0", true
+	}
+	return s, true
 }

@@ -8,6 +8,7 @@ package resourcemap
 import (
 	"strings"
 
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -142,4 +143,37 @@ func OrgID(r *resource.Resource) resid.ResId {
 func PrevIDs(r *resource.Resource) []resid.ResId {
 	m := readMeta(r)
 	return m.prevIDs()
+}
+
+// WithAnyName returns the resources of m one of whose IDs (current or
+// previous) has the given name, in order: what GetMatchingResourcesByAnyId
+// returns for a matcher on the name alone, without building the IDs.
+func WithAnyName(m resmap.ResMap, name string) []*resource.Resource {
+	var out []*resource.Resource
+	for _, r := range m.Resources() {
+		if r.RNode.IsNilOrEmpty() {
+			continue
+		}
+		if hasName(readMeta(r), name) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func hasName(m meta, name string) bool {
+	if m.name == name {
+		return true
+	}
+	if !m.hasPrev {
+		return false
+	}
+	// prevIDs keeps as many names as all three lists have entries.
+	n := min(strings.Count(m.prevNames, ","), strings.Count(m.prevNamespaces, ","), strings.Count(m.prevKinds, ",")) + 1
+	for i, prev := range strings.SplitN(m.prevNames, ",", n+1) {
+		if i < n && prev == name {
+			return true
+		}
+	}
+	return false
 }

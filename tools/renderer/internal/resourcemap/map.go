@@ -651,8 +651,74 @@ func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) e
 
 func (m *Map) RemoveBuildAnnotations() {
 	for _, r := range m.list {
-		r.RemoveBuildAnnotations()
+		if !removeBuildAnnotationsInPlace(r) {
+			r.RemoveBuildAnnotations()
+		}
 	}
+}
+
+var buildAnnotations = func() map[string]bool {
+	s := map[string]bool{}
+	for _, a := range resource.BuildAnnotations {
+		s[a] = true
+	}
+	return s
+}()
+
+// removeBuildAnnotationsInPlace deletes r's build annotations from its
+// annotations node, or reports false when it cannot be sure that this
+// prints as kustomize's RemoveBuildAnnotations does. That rebuilds the
+// annotations (sorted, as strings) and drops the field when none is left;
+// the printed form is the same when every annotation is a string, keys are
+// unique and the mapping is in block style.
+func removeBuildAnnotationsInPlace(r *resource.Resource) bool {
+	md := field(r.YNode(), "metadata")
+	if md == nil || md.Kind != yaml.MappingNode || md.Style != 0 {
+		return false
+	}
+	at := -1
+	for i := 0; i+1 < len(md.Content); i += 2 {
+		if md.Content[i].Value == "annotations" {
+			if at >= 0 {
+				return false
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return true
+	}
+	an := md.Content[at+1]
+	if an.Kind != yaml.MappingNode || an.Style != 0 || len(an.Content)%2 != 0 || len(an.Content) > 128 {
+		return false
+	}
+	found := false
+	for i := 0; i < len(an.Content); i += 2 {
+		k, v := an.Content[i], an.Content[i+1]
+		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || v.Tag != yaml.NodeTagString || k.Anchor != "" || v.Anchor != "" {
+			return false
+		}
+		for j := 0; j < i; j += 2 {
+			if an.Content[j].Value == k.Value {
+				return false
+			}
+		}
+		found = found || buildAnnotations[k.Value]
+	}
+	if !found {
+		return true
+	}
+	kept := an.Content[:0]
+	for i := 0; i < len(an.Content); i += 2 {
+		if !buildAnnotations[an.Content[i].Value] {
+			kept = append(kept, an.Content[i], an.Content[i+1])
+		}
+	}
+	an.Content = kept
+	if len(kept) == 0 {
+		md.Content = append(md.Content[:at], md.Content[at+2:]...)
+	}
+	return true
 }
 
 func (m *Map) ApplyFilter(f kio.Filter) error {

@@ -976,3 +976,33 @@ func TestAbsorbAllRandom(t *testing.T) {
 		}
 	}
 }
+
+func TestRemoveBuildAnnotationsPrintsAsKustomize(t *testing.T) {
+	cases := []string{
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/path: x.yaml\n    z: \"1\"\n    a: b\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    internal.config.kubernetes.io/previousNames: a\n    internal.config.kubernetes.io/previousKinds: A\n    internal.config.kubernetes.io/previousNamespaces: default\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    keep: \"yes\"\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations: {}\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    n: 1\n    config.kubernetes.io/index: '0'\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations: {config.kubernetes.io/path: x, b: c}\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    d: x\n    d: y\n    config.kubernetes.io/path: x\n",
+		"kind: A\nmetadata:\n  name: a\n",
+	}
+	for _, c := range cases {
+		ours, theirs := parse(t, c), parse(t, c)
+		m, err := FromResources(ours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.RemoveBuildAnnotations()
+		for _, r := range theirs {
+			r.RemoveBuildAnnotations()
+		}
+		got, errG := ours[0].AsYAML()
+		want, errW := theirs[0].AsYAML()
+		if string(got) != string(want) || (errG == nil) != (errW == nil) {
+			t.Errorf("%s: krm\n%s(%v)\nkustomize\n%s(%v)", c, got, errG, want, errW)
+		}
+	}
+}

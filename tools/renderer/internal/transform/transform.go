@@ -10,10 +10,10 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // Transformer is one configured transformer, the builtin kind that made it
@@ -245,11 +245,34 @@ func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 		}
 		// kustomize changes the objects one of whose IDs has the name.
 		name := r.Name
-		b.setScope(func(m resmap.ResMap) ([]*resource.Resource, error) {
-			return m.GetMatchingResourcesByAnyId(func(id resid.ResId) bool { return id.Name == name }), nil
-		})
+		scope := func(m resmap.ResMap) ([]*resource.Resource, error) {
+			return resourcemap.WithAnyName(m, name), nil
+		}
+		b.setScope(scope)
+		last := &b.out[len(b.out)-1]
+		last.Transformer = scoped{last.Transformer, scope}
 	}
 	return nil
+}
+
+// scoped runs a transformer on the part of the map its scope picks, which
+// must be every resource it looks at: the plugin's own scan of the whole
+// map for each of its field specs then reads only those.
+type scoped struct {
+	resmap.Transformer
+	scope func(resmap.ResMap) ([]*resource.Resource, error)
+}
+
+func (s scoped) Transform(m resmap.ResMap) error {
+	list, err := s.scope(m)
+	if err != nil {
+		return err
+	}
+	sub, err := resourcemap.FromResources(list)
+	if err != nil {
+		return err
+	}
+	return s.Transformer.Transform(sub)
 }
 
 // images runs all `images` entries as one step (see imageTags).
