@@ -185,18 +185,18 @@ spawn_counts() {
 # executed_spawns LOG: the spawns that executed (no cache hit) but render actions, as
 # "MNEMONIC OUTPUT" lines (the first output), sorted.
 executed_spawns() {
-  execlog "$1" | awk -F'\t' '$2 == "executed" && $1 != "KrmRender" && $1 != "KrmManifests" {
+  execlog "$1" | awk -F'\t' '$2 == "executed" && $1 != "KrmRender" && $1 != "KrmRenderOrigins" && $1 != "KrmManifests" {
     split($3, o, ","); print $1, o[1] }' | sort
 }
 
-# render_actions LOG STATE: the render actions (KrmRender, writing NAME.krmsnap; KrmManifests,
-# writing NAME_manifests.yaml) that were STATE, as "MNEMONIC LABEL" lines, sorted. The label
+# render_actions LOG STATE: the render actions (KrmRender, writing NAME.krmsnap;
+# KrmRenderOrigins, NAME.origins.krmsnap; KrmManifests, NAME_manifests.yaml) that were STATE, as "MNEMONIC LABEL" lines, sorted. The label
 # is the target's in the main repository (bazel-out/CONFIG/bin/PKG/NAME... is //PKG:NAME).
 render_actions() {
-  execlog "$1" | awk -F'\t' -v state="$2" '($1 == "KrmRender" || $1 == "KrmManifests") && $2 == state {
+  execlog "$1" | awk -F'\t' -v state="$2" '($1 == "KrmRender" || $1 == "KrmRenderOrigins" || $1 == "KrmManifests") && $2 == state {
     n = split($3, o, ",")
     for (i = 1; i <= n; i++) if (o[i] ~ /(\.krmsnap|_manifests\.yaml)$/) print $1, o[i]
-  }' | sed -E 's#^([A-Za-z]+) bazel-out/[^/]+/bin/(.*)(\.krmsnap|_manifests\.yaml)$#\1 \2#;
+  }' | sed -E 's#\.origins\.krmsnap$#.krmsnap#; s#^([A-Za-z]+) bazel-out/[^/]+/bin/(.*)(\.krmsnap|_manifests\.yaml)$#\1 \2#;
     s#^([A-Za-z]+) (([^ ]*)/)?([^/]+)$#\1 //\3:\4#' | sort
 }
 
@@ -283,8 +283,11 @@ for tree in "${trees[@]}"; do
   query a "$sub" "kind(krm_kustomization_rule, deps($top))" "$dir/snapshots_$tag"
   query a "$sub" "$top except attr(kind, '^Component\$', $universe)" "$dir/manifests_$tag"
   query a "$sub" "$top" "$dir/top_$tag"
-  { sed 's/^/KrmRender /' "$dir/snapshots_$tag" && sed 's/^/KrmManifests /' "$dir/manifests_$tag"; } |
-    sort >"$dir/expected_$tag"
+  # A target with build_metadata = True reads its deps' snapshots with origins: each of its
+  # deps, transitively, has a KrmRenderOrigins.
+  query a "$sub" "kind(krm_kustomization_rule, deps(labels(deps, attr(build_metadata, 1, $top))))" "$dir/origins_$tag"
+  { sed 's/^/KrmRender /' "$dir/snapshots_$tag" && sed 's/^/KrmRenderOrigins /' "$dir/origins_$tag" &&
+    sed 's/^/KrmManifests /' "$dir/manifests_$tag"; } | sort >"$dir/expected_$tag"
   n_renders=$(grep -c . "$dir/expected_$tag" || true)
   # The outputs checkout B must have: the manifests and snapshots of the top-level targets.
   { sed -E 's#^//:?##; s#:#/#; s#$#.krmsnap#' "$dir/top_$tag" &&
@@ -318,7 +321,7 @@ for tree in "${trees[@]}"; do
     [[ -z $executed ]] || fail "$name: actions executed (want none: every action a remote cache hit):"$'\n'"$executed"
     hits=$(render_actions "$dir/exec_$name.json" cached | grep -c . || true)
     actions=$((hits + $(render_actions "$dir/exec_$name.json" executed | grep -c . || true)))
-    echo "$name: remote cache hit rate of render actions: $hits/$actions ($(grep -c '^KrmRender ' "$dir/expected_$tag") KrmRender, $(grep -c '^KrmManifests ' "$dir/expected_$tag") KrmManifests expected)"
+    echo "$name: remote cache hit rate of render actions: $hits/$actions ($(grep -c '^KrmRender ' "$dir/expected_$tag") KrmRender, $(grep -c '^KrmRenderOrigins ' "$dir/expected_$tag") KrmRenderOrigins, $(grep -c '^KrmManifests ' "$dir/expected_$tag") KrmManifests expected)"
     total_hits=$((total_hits + hits))
     total_renders=$((total_renders + actions))
     bin_b=$(outputs_of b "$sub" "$name")
