@@ -260,34 +260,23 @@ def _krm_kustomization_impl(ctx):
                 ), attr = "provenance")
 
     images = pinned_images(ctx, label_string)
-    render = struct(
-        ctx = ctx,
-        dir = dir,
-        srcs = srcs,
-        bases = bases,
-        origins = False,
-        functions = functions,
-        components = components,
-        provenance = render_provenance,
-        images = images.args,
-        image_files = images.inputs,
-        inputs = depset(images.inputs, transitive = [srcs, dep_inputs]),
-    )
-
-    # The same render reading the bases' snapshots with origins.
-    render_origins = struct(
-        ctx = ctx,
-        dir = dir,
-        srcs = srcs,
-        bases = bases,
-        origins = True,
-        functions = functions,
-        components = components,
-        provenance = render_provenance,
-        images = images.args,
-        image_files = images.inputs,
-        inputs = depset(images.inputs, transitive = [srcs, dep_origins_inputs]),
-    )
+    render, render_origins = [
+        struct(
+            ctx = ctx,
+            dir = dir,
+            srcs = srcs,
+            bases = bases,
+            # With origins, the bases are read from their snapshots with origins.
+            origins = origins,
+            functions = functions,
+            components = components,
+            provenance = render_provenance,
+            images = images.args,
+            image_files = images.inputs,
+            inputs = depset(images.inputs, transitive = [srcs, inputs]),
+        )
+        for origins, inputs in [(False, dep_inputs), (True, dep_origins_inputs)]
+    ]
 
     # The snapshot: what the kustomizations including this one read. Its own action, so
     # that a kustomization kustomize cannot build alone (the finishing steps fail) still
