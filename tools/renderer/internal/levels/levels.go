@@ -88,12 +88,6 @@ func (c *Chain) Lookup(dir string) (*accumulate.Accumulation, string, bool, erro
 	return Fixed{dir: data}.Lookup(dir)
 }
 
-// Snapshot is the snapshot rendered for the base in dir, if any.
-func (c *Chain) Snapshot(dir string) ([]byte, bool) {
-	data, ok := c.done[filepath.Clean(dir)]
-	return data, ok
-}
-
 // Fixed serves snapshots rendered before, by directory.
 type Fixed map[string][]byte
 

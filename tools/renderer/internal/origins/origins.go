@@ -74,55 +74,19 @@ func rebase(o *resource.Origin, dir string) {
 	}
 }
 
-// annotation is the value of r's annotation key, or "".
-func annotation(r *resource.Resource, key string) string {
-	if annos := annotations(r); annos != nil {
-		if v := annos.Field(key); v != nil {
-			return yaml.GetValue(v.Value)
-		}
-	}
-	return ""
-}
-
-func annotations(r *resource.Resource) *yaml.RNode {
-	if r.YNode() == nil || r.YNode().Kind != yaml.MappingNode {
-		return nil
-	}
-	meta := r.Field(yaml.MetadataField)
-	if meta == nil {
-		return nil
-	}
-	annos := meta.Value.Field(yaml.AnnotationsField)
-	if annos == nil || annos.Value.YNode().Kind != yaml.MappingNode {
-		return nil
-	}
-	return annos.Value
-}
-
 // setAnnotation sets key to value in r's metadata.annotations, creating the
 // mapping if there is none, and replacing only the value node of key.
 func setAnnotation(r *resource.Resource, key, value string) error {
-	if r.YNode() == nil || r.YNode().Kind != yaml.MappingNode {
-		// An object a patch deleted: kustomize's setter copes.
+	annos, err := annotationsInPlace(r)
+	if err != nil {
+		return err
+	}
+	if annos == nil {
+		// A deleted object, or annotations that are null or not a mapping:
+		// kustomize's setter copes, rebuilding them.
 		m := r.GetAnnotations()
 		m[key] = value
 		return r.SetAnnotations(m)
-	}
-	annos := annotations(r)
-	if annos == nil {
-		if meta := r.Field(yaml.MetadataField); meta != nil {
-			if f := meta.Value.Field(yaml.AnnotationsField); f != nil {
-				// Null or not a mapping: kustomize's setter replaces it.
-				m := r.GetAnnotations()
-				m[key] = value
-				return r.SetAnnotations(m)
-			}
-		}
-		var err error
-		annos, err = r.Pipe(yaml.LookupCreate(yaml.MappingNode, yaml.MetadataField, yaml.AnnotationsField))
-		if err != nil {
-			return err
-		}
 	}
 	v := yaml.NewStringRNode(value).YNode()
 	content := annos.YNode().Content
@@ -134,4 +98,21 @@ func setAnnotation(r *resource.Resource, key, value string) error {
 	}
 	annos.YNode().Content = append(content, yaml.NewStringRNode(key).YNode(), v)
 	return nil
+}
+
+// annotationsInPlace is r's annotations mapping, created when r has no
+// annotations field, or nil when r cannot be edited in place.
+func annotationsInPlace(r *resource.Resource) (*yaml.RNode, error) {
+	if r.YNode() == nil || r.YNode().Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	if meta := r.Field(yaml.MetadataField); meta != nil {
+		if f := meta.Value.Field(yaml.AnnotationsField); f != nil {
+			if f.Value.YNode().Kind != yaml.MappingNode {
+				return nil, nil
+			}
+			return f.Value, nil
+		}
+	}
+	return r.Pipe(yaml.LookupCreate(yaml.MappingNode, yaml.MetadataField, yaml.AnnotationsField))
 }
