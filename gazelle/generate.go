@@ -53,6 +53,9 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		if rd.buildMetadata && rd.kind != componentKind {
 			r.SetAttr("build_metadata", true)
 		}
+		if rd.openapi {
+			r.SetAttr("openapi", true)
+		}
 		if args.File == nil || !args.File.HasDefaultVisibility() {
 			r.SetAttr("visibility", kc.visibility)
 		}
@@ -61,7 +64,7 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		if rd.kind == componentKind && rd.standalone && kc.componentManifests {
 			// kustomize builds this component alone: so does a second target.
 			alone := rule.NewRule(kustomizationKind, name+standaloneSuffix)
-			for _, key := range []string{"srcs", "dir", "load_restrictor", "visibility"} {
+			for _, key := range []string{"srcs", "dir", "load_restrictor", "openapi", "visibility"} {
 				if v := r.Attr(key); v != nil {
 					alone.SetAttr(key, v)
 				}

@@ -34,6 +34,9 @@ type reads struct {
 	// buildMetadata is set when the file's buildMetadata lists anything: the target then
 	// reads its bases' snapshots with origins (build_metadata = True).
 	buildMetadata bool
+	// openapi is set when the file sets openapi: the targets whose tree includes it render
+	// their bases from sources (openapi = True).
+	openapi bool
 	// files are existing regular files, the kustomization file included; sorted.
 	files []string
 	// dirs are directories holding a kustomization (bases, components, directories of
@@ -75,7 +78,7 @@ func readKustomization(root, dir, name string) reads {
 	k.FixKustomization()
 	r.files[r.file] = true
 	r.read(&k)
-	out := reads{kind: k.Kind, buildMetadata: len(k.BuildMetadata) != 0, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
+	out := reads{kind: k.Kind, buildMetadata: len(k.BuildMetadata) != 0, openapi: len(k.OpenAPI) != 0, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
 	if k.Kind == componentKind {
 		out.standalone = r.buildsAlone(&k)
 	}

@@ -154,6 +154,9 @@ def _functions(ctx, dir, deps):
 def _function_flag(f):
     return "--function=%s=%s" % (f.path, f.function.executable.path)
 
+def _owner_flag(k):
+    return "--owner=%s=%s" % (k.dir, label_string(k.label))
+
 def _label_map_flag(k):
     return "--label-map=%s=%s" % (k.dir, label_string(k.label))
 
@@ -165,6 +168,10 @@ def _provenance_enabled(ctx):
 def _run_render(r, mnemonic, message, outputs, flags):
     """Runs `krm render` for the kustomization r (a struct made by the implementation)."""
     args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.origins, r.functions, r.components, r.provenance)
+    if r.owners:
+        # The bases are rendered from their sources (the openapi attribute).
+        args[0].add("--bases-from-sources")
+        args[0].add_all(r.owners, map_each = _owner_flag)
     args[0].add_all(r.images)
     args[0].add_all(flags)
 
@@ -232,6 +239,23 @@ def _krm_kustomization_impl(ctx):
     # provenance labels: components are read from sources, not from snapshots.
     components = depset(transitive = [d.components for d in deps])
 
+    # kustomize applies the first openapi schema it meets to everything it renders after,
+    # which a base's snapshot cannot know: a tree that sets one renders its bases from
+    # their sources (all of them, transitively), in one action.
+    openapi = ctx.attr.openapi or any([d.openapi for d in deps])
+    sources = depset(ctx.files.srcs, transitive = [d.sources for d in deps])
+    owners = depset(
+        [struct(dir = dir, label = ctx.label, images = bool(ctx.attr.images))],
+        transitive = [d.owners for d in deps],
+    )
+    if openapi:
+        for o in owners.to_list():
+            if o.images and o.label != ctx.label:
+                fail(("images of %s cannot apply when %s renders it from its sources (its tree sets " +
+                      "openapi): pin the images on %s instead") % (label_string(o.label), label, label), attr = "deps")
+        srcs, bases, components = sources, depset(), owners
+        dep_inputs, dep_origins_inputs = depset(), depset()
+
     if kind == COMPONENT and ctx.attr.images:
         fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
 
@@ -274,6 +298,7 @@ def _krm_kustomization_impl(ctx):
             images = images.args,
             image_files = images.inputs,
             inputs = depset(images.inputs, transitive = [srcs, inputs]),
+            owners = owners if openapi else None,
         )
         for origins, inputs in [(False, dep_inputs), (True, dep_origins_inputs)]
     ]
@@ -324,6 +349,9 @@ def _krm_kustomization_impl(ctx):
         ),
         provenance = provenance,
         provenance_manifest = provenance_manifest,
+        openapi = openapi,
+        sources = sources,
+        owners = owners,
     )
     default = manifests or snapshot
     return [
@@ -413,6 +441,10 @@ outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
             doc = "Set when the kustomization file's `buildMetadata` lists anything (Gazelle sets it): kustomize then tracks origins through the whole build, so the manifests action reads the bases' snapshots with origins (`<name>.origins.krmsnap`, action `KrmRenderOrigins`, built only when a parent needs it). The render fails, naming this attribute, when the file asks and it is not set.",
             default = False,
         ),
+        "openapi": attr.bool(
+            doc = "Set when the kustomization file sets `openapi` (Gazelle sets it). kustomize applies the first schema it meets to everything it renders after it: sibling bases listed later, and from the top every base. A base's snapshot cannot know which schema its parents apply, so every kustomization whose tree sets `openapi` (this one, or a dep's, transitively) renders its bases from their sources in its own actions, which then read the `srcs` of all its deps transitively. The render fails, naming this attribute, when a tree sets `openapi` and it is not set.",
+            default = False,
+        ),
         "images": IMAGES_ATTR,
         "stamp": STAMP_ATTR,
         "_stamp_flag": STAMP_FLAG_ATTR,
@@ -433,7 +465,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, images = {}, stamp = -1, **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, openapi = False, images = {}, stamp = -1, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -458,6 +490,8 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         or `off`. With provenance, the action also writes `<name>.provenance.json`.
       build_metadata: set when the kustomization file's `buildMetadata` lists anything
         (Gazelle sets it): the bases are then read from their snapshots with origins.
+      openapi: set when the kustomization file sets `openapi` (Gazelle sets it): every
+        kustomization whose tree sets it renders its bases from their sources.
       images: dict from an image name as the manifests write it (`frontend`) to the target
         yielding its digest (a file holding `sha256:...`, such as rules_oci's
         `<oci_image>.digest`) or to a `krm_image` (digest and new name). Appended to the
@@ -477,6 +511,7 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         functions = _invert_functions(functions),
         provenance = provenance,
         build_metadata = build_metadata,
+        openapi = openapi,
         images = invert_images(images),
         stamp = stamp,
         **kwargs

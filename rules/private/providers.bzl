@@ -34,6 +34,9 @@ which: the renderer reads the snapshot's header.""",
         "components": "depset of struct(dir, label): unless `kind = \"Kustomization\"`, itself and those of its deps, transitively (a kustomization including it passes `--label-map DIR=LABEL` for each with provenance); else empty.",
         "provenance": "bool: whether the snapshot serves a parent rendering with provenance (a kustomization rendering with provenance; a `kind = \"Component\"` whose bases have it).",
         "provenance_manifest": "File or None: `<name>.provenance.json` when the target renders with provenance; None otherwise.",
+        "openapi": "bool: whether this kustomization or one in its tree sets `openapi` (the `openapi` attribute, transitively): the kustomizations including it then render their bases from sources.",
+        "sources": "depset of File: its `srcs` and those of its deps, transitively: what a kustomization rendering its bases from sources reads.",
+        "owners": "depset of struct(dir, label, images): this kustomization and those of its deps, transitively (`images`: whether the target pins images), for `--owner` and `--label-map` when rendering bases from sources.",
     },
 )
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -129,15 +130,24 @@ func (p *provenanceFlags) options() (*provenance.Options, error) {
 		}
 		return nil, nil
 	}
-	o := &provenance.Options{WorkspaceRoot: p.workspaceRoot, Labels: map[string]string{}}
-	for _, m := range p.labelMap {
-		dir, label, ok := strings.Cut(m, "=")
-		if !ok || dir == "" || label == "" {
-			return nil, fmt.Errorf("--label-map %q: want DIR=LABEL", m)
-		}
-		o.Labels[dir] = label
+	labels, err := dirMap("label-map", "DIR=LABEL", p.labelMap)
+	if err != nil {
+		return nil, err
 	}
-	return o, nil
+	return &provenance.Options{WorkspaceRoot: p.workspaceRoot, Labels: labels}, nil
+}
+
+// dirMap parses the values of a repeatable DIR=VALUE flag.
+func dirMap(flag, want string, values []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, v := range values {
+		dir, val, ok := strings.Cut(v, "=")
+		if !ok || dir == "" || val == "" {
+			return nil, fmt.Errorf("--%s %q: want %s", flag, v, want)
+		}
+		m[dir] = val
+	}
+	return m, nil
 }
 
 func buildFlags(stderr io.Writer) *buildOptions {
@@ -234,8 +244,8 @@ Flags:
 type renderOptions struct {
 	snapshot, manifests, label, loadRestrictor string
 	inputs, kind                               string
-	deps                                       []string
-	hermetic, origins                          bool
+	deps, owners                               []string
+	hermetic, origins, basesFromSources        bool
 	prov                                       provenanceFlags
 	fs                                         *pflag.FlagSet
 }
@@ -251,6 +261,8 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
 	o.fs.StringVar(&o.inputs, "inputs", "", "read only the files this manifest declares: one a line, PATH<tab>SOURCE (PATH relative to the working directory as the kustomizations name it, SOURCE where to read it); implies --hermetic")
 	o.fs.StringVar(&o.kind, "kind", "", "fail unless the kustomization has this kind (Kustomization or Component)")
+	o.fs.BoolVar(&o.basesFromSources, "bases-from-sources", false, "render every base from its declared sources in this process, not from a --dep snapshot: for a tree that sets openapi, whose schema kustomize applies beyond the kustomization that sets it")
+	o.fs.StringArrayVar(&o.owners, "owner", nil, "DIR=LABEL: the Bazel target declaring the kustomization in DIR, named in errors (repeatable; with --bases-from-sources)")
 	o.fs.BoolVar(&o.origins, "origins", false, "record origin and transformer annotations in the snapshot, for parents whose buildMetadata asks for them (every --dep must have them too)")
 	addFunctionFlag(o.fs) // functions_flags.go
 	addImageFlag(o.fs)    // images_flags.go
@@ -271,17 +283,21 @@ func runRender(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error: krm render needs one directory and --snapshot FILE or --manifests FILE (see krm help render)")
 		return 2
 	}
-	deps := map[string]string{}
-	var depFiles []string
-	for _, d := range o.deps {
-		dir, file, ok := strings.Cut(d, "=")
-		if !ok || dir == "" || file == "" {
-			fmt.Fprintf(stderr, "Error: --dep %q: want DIR=SNAPSHOT\n", d)
-			return 2
-		}
-		deps[dir] = file
+	deps, err := dirMap("dep", "DIR=SNAPSHOT", o.deps)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	owners, err := dirMap("owner", "DIR=LABEL", o.owners)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	depFiles := make([]string, 0, len(deps))
+	for _, file := range deps {
 		depFiles = append(depFiles, file)
 	}
+	sort.Strings(depFiles)
 	var fsys filesys.FileSystem = filesys.MakeFsOnDisk()
 	if o.inputs != "" {
 		in, err := inputs.Load(o.inputs, depFiles...)
@@ -307,6 +323,7 @@ func runRender(args []string, stderr io.Writer) int {
 	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
 		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
 		Kind: o.kind, SnapshotOnly: o.manifests == "", Origins: o.origins, Images: imgs, Helm: renderHelm,
+		BasesFromSources: o.basesFromSources, Owners: owners,
 		Functions: renderFunctions, // declared functions (--function) are the gate
 	}, o.snapshot != "")
 	if err != nil {

@@ -44,6 +44,8 @@ type Accumulation struct {
 type OpenAPISetting struct {
 	Settings map[string]string
 	Schema   []byte
+	// Label is the Bazel label of the snapshot that carried it, if any.
+	Label string
 }
 
 // NewAccumulation returns an empty accumulation.

@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/openapi"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
@@ -31,6 +30,10 @@ type Env struct {
 	// Prebuilt supplies base kustomizations rendered earlier (snapshots);
 	// nil renders every base from its sources.
 	Prebuilt Prebuilt
+	// BasesFromSources renders bases from their declared sources in this
+	// build (with Hermetic): a tree that sets openapi, whose schema kustomize
+	// applies to everything rendered after it (see openapi.go).
+	BasesFromSources bool
 	// Hermetic makes a base directory that Prebuilt lacks an error instead
 	// of a recursion into its sources: under Bazel every base is a dependency.
 	Hermetic bool
@@ -50,32 +53,6 @@ type Env struct {
 	Prov *provenance.Tracker
 	// openAPI is the first openapi setting met in this build.
 	openAPI *OpenAPISetting
-}
-
-// OpenAPI is the first openapi setting met in this build (the root's, else
-// a base's), which a snapshot of this kustomization carries to its parents.
-func (e *Env) OpenAPI() *OpenAPISetting { return e.openAPI }
-
-// InstallBaseOpenAPI installs the openapi setting of a base read from a
-// snapshot unless a schema is set already; merging the base (mergePrebuilt)
-// then records it as met.
-func InstallBaseOpenAPI(s *OpenAPISetting) error {
-	if len(s.Settings) > 0 {
-		customSchemaUsed = true
-	}
-	return openapi.SetSchema(s.Settings, s.Schema, false)
-}
-
-// applyOpenAPI installs s unless a schema is set already (kyaml keeps the
-// first one, the root's first) and remembers it as met.
-func (e *Env) applyOpenAPI(s *OpenAPISetting, isRoot bool) error {
-	if len(s.Settings) > 0 {
-		customSchemaUsed = true
-		if e.openAPI == nil {
-			e.openAPI = s
-		}
-	}
-	return openapi.SetSchema(s.Settings, s.Schema, isRoot)
 }
 
 // Prebuilt looks up the rendered accumulation of a base directory.
@@ -505,10 +482,8 @@ func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, 
 		}
 	}
 	pre.Provenance = nil
-	if pre.OpenAPI != nil {
-		if err := t.env.applyOpenAPI(pre.OpenAPI, false); err != nil {
-			return nil, fmt.Errorf("base '%s': openapi %v: %w", path, pre.OpenAPI.Settings, err)
-		}
+	if pre.OpenAPI != nil || t.env.openAPI != nil {
+		return nil, t.openAPIAcrossSnapshots(path, pre)
 	}
 	if err := acc.Merge(pre); err != nil {
 		return nil, fmt.Errorf("recursed merging from path '%s': %w", dir, err)
@@ -522,7 +497,7 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 	if !isComponent && t.env.Memoize {
 		return t.accumulateMemoized(acc, ldr, path)
 	}
-	if _, component := t.env.Owners[ldr.Root()]; !isComponent && !component && t.env.Hermetic {
+	if _, component := t.env.Owners[ldr.Root()]; !isComponent && !component && t.env.Hermetic && !t.env.BasesFromSources {
 		return nil, fmt.Errorf("base '%s' (resources of %s) %w as a base: add the krm_kustomization target of %s to deps of %s",
 			path, t.kustPath(), load.ErrUndeclared, load.Rel(ldr.Root()), t.env.Owner(t.ldr.Root()))
 	}
@@ -629,43 +604,6 @@ func (t *Target) readResources(ldr ifc.Loader, path string) (resmap.ResMap, erro
 	return m, nil
 }
 
-// customSchemaUsed records that a build in this process changed kyaml's
-// process-wide OpenAPI schema.
-var customSchemaUsed bool
-
-// ResetOpenAPI gives the next build the schema state of a fresh process
-// (kustomize runs one build per process) when this build or the previous
-// one sets a custom schema; otherwise the parsed default schema is kept.
-func ResetOpenAPI(treeUsesOpenAPI bool) {
-	if customSchemaUsed || treeUsesOpenAPI {
-		openapi.ResetOpenAPI()
-		customSchemaUsed = false
-	}
-}
-
-// setOpenAPI installs the schema a kustomization names under `openapi`
-// (kyaml keeps the first one set for the whole build, the root's first).
-func setOpenAPI(t *Target, isRoot bool) error {
-	settings := t.kust.OpenAPI
-	if len(settings) == 0 && !isRoot {
-		return nil
-	}
-	var data []byte
-	if p, ok := settings["path"]; ok {
-		var err error
-		if data, err = t.ldr.Load(p); err != nil {
-			return fmt.Errorf("%s: openapi: %w", t.kustPath(), err)
-		}
-	}
-	if err := t.env.applyOpenAPI(&OpenAPISetting{Settings: settings, Schema: data}, isRoot); err != nil {
-		return fmt.Errorf("%s: openapi %v: %w", t.kustPath(), settings, err)
-	}
-	return nil
-}
-
-// SetRootOpenAPI installs the top kustomization's schema settings.
-func (t *Target) SetRootOpenAPI() error { return setOpenAPI(t, true) }
-
 // accumulateMemoized merges a copy of the base in ldr, accumulating it the
 // first time. Its origins are recorded relative to itself and rebased here,
 // exactly as for a prebuilt snapshot.
@@ -680,7 +618,8 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 		left = t.env.uses[root]
 	}
 	// A base's helm charts may render differently under another namespace.
-	key := root + "\x00" + t.subHelmNamespace()
+	// Nor is it the same base under another schema (openapi).
+	key := root + "\x00" + t.subHelmNamespace() + "\x00" + t.env.schemaKey()
 	cached, ok := t.env.memo[key]
 	if !ok {
 		sub, err := NewTarget(t.env, ldr)

@@ -57,6 +57,13 @@ type Options struct {
 	Label string
 	// Prebuilt, when set, supplies bases instead of Deps.
 	Prebuilt accumulate.Prebuilt
+	// BasesFromSources renders every base from its (declared) sources,
+	// ignoring Deps and Prebuilt: for a tree that sets openapi, which
+	// snapshots cannot carry (see accumulate/openapi.go).
+	BasesFromSources bool
+	// Owners maps kustomization directories to the labels of the targets
+	// declaring them, named in errors (with BasesFromSources).
+	Owners map[string]string
 	// Provenance, when set, annotates every object with its provenance and
 	// produces a provenance manifest (docs/provenance.md). Snapshots then
 	// carry provenance too, and bases read from snapshots must have it.
@@ -177,9 +184,22 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 			}
 		}
 	}
-	if opts.Prebuilt != nil {
+	env.BasesFromSources = opts.BasesFromSources
+	for dir, label := range opts.Owners {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		if env.Owners == nil {
+			env.Owners = map[string]string{}
+		}
+		env.Owners[abs] = label
+	}
+	switch {
+	case opts.BasesFromSources:
+	case opts.Prebuilt != nil:
 		env.Prebuilt = opts.Prebuilt
-	} else if len(opts.Deps) > 0 {
+	case len(opts.Deps) > 0:
 		pre, err := newPrebuilt(fsys, opts.Deps, env)
 		if err != nil {
 			return nil, err
@@ -284,6 +304,17 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		return nil, err
 	}
 	return res, nil
+}
+
+// SetsOpenAPI reports whether a kustomization in the tree of dir (itself,
+// its bases and components, transitively) sets openapi: what the rules'
+// openapi attribute says, which makes a render read bases from sources.
+func SetsOpenAPI(fsys filesys.FileSystem, dir string) (bool, error) {
+	ldr, err := load.NewLoader(fsys, dir, load.RootOnly, nil)
+	if err != nil {
+		return false, err
+	}
+	return NewEnv().ScanTree(ldr), nil
 }
 
 // prebuilt serves snapshots by absolute base directory: files named by

@@ -1,6 +1,9 @@
 package build
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -493,5 +496,51 @@ func TestSnapshotsCarryNoComments(t *testing.T) {
 	}
 	if strings.Contains(string(snaps[1]), "#") {
 		t.Errorf("snapshot carries comments:\n%s", snaps[1])
+	}
+}
+
+// A tree that sets openapi renders its bases from sources: from snapshots
+// it fails naming the attribute to set, on the base that sets it or on the
+// top. testdata/openapi-tree/app.kustomize.yaml is kustomize's output.
+func TestOpenAPIBasesFromSources(t *testing.T) {
+	tree, err := filepath.Abs("testdata/openapi-tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(tree, "app.kustomize.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := filesys.MakeFsOnDisk()
+	snaps := t.TempDir()
+	deps := map[string]string{}
+	for _, base := range []string{"crds", "widgets"} {
+		res, err := Render(fs, filepath.Join(tree, base), Options{Hermetic: true, Label: "//" + base, SnapshotOnly: true}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(snaps, base)
+		if err := os.WriteFile(file, res.Snapshot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		deps[filepath.Join(tree, base)] = file
+	}
+	app := filepath.Join(tree, "app")
+	_, err = Render(fs, app, Options{Hermetic: true, Label: "//app", Deps: deps}, false)
+	if !errors.Is(err, accumulate.ErrOpenAPISnapshot) || !strings.Contains(err.Error(), "set openapi = True on //crds") {
+		t.Errorf("from snapshots: got error %v, want %v naming //crds", err, accumulate.ErrOpenAPISnapshot)
+	}
+	res, err := Render(fs, app, Options{Hermetic: true, Label: "//app", Deps: deps, BasesFromSources: true}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.Manifests) != string(want) {
+		t.Errorf("from sources: got\n%s\nwant (kustomize)\n%s", res.Manifests, want)
+	}
+	if ok, err := SetsOpenAPI(fs, app); err != nil || !ok {
+		t.Errorf("SetsOpenAPI(app) = %v, %v; want true", ok, err)
+	}
+	if ok, err := SetsOpenAPI(fs, filepath.Join(tree, "widgets")); err != nil || ok {
+		t.Errorf("SetsOpenAPI(widgets) = %v, %v; want false", ok, err)
 	}
 }

@@ -170,7 +170,7 @@ func (g *gen) kustomizationWith(dir string, bases, comps []string, component boo
 		g.namePrefix, g.namespace, g.labels, g.labels, g.commonLabels, g.commonAnnotations,
 		g.images, g.replicas, g.configMapGenerator, g.secretGenerator, g.generatorOptions,
 		g.patches, g.patchesStrategicMerge, g.patchesJSON6902, g.replacements, g.sortOptions,
-		g.buildMetadata, g.labelTransformer,
+		g.buildMetadata, g.labelTransformer, g.openapi,
 	}
 	for _, f := range fields {
 		if g.chance(0.3) {
@@ -314,6 +314,7 @@ func (g *gen) resource() string {
 		meta("example.com/v1")
 		b.WriteString("spec:\n  size: 1\n  selector:\n    matchLabels:\n")
 		writeMap(&b, "      ", g.labelMap())
+		b.WriteString("  items:\n  - name: a\n    value: \"1\"\n  - name: b\n    value: \"2\"\n")
 	}
 	return b.String()
 }
@@ -556,8 +557,23 @@ func (g *gen) smPatch(o object, indent string) string {
 		writeMap(&b, indent+"    ", g.labelMap())
 	default:
 		switch o.kind {
-		case "Deployment", "StatefulSet", "ReplicaSet":
+		case "Deployment", "StatefulSet", "ReplicaSet", "DaemonSet":
+			if g.chance(0.5) {
+				// Merged by name under the built-in schema, replaced
+				// under a custom one without the kind (openapi).
+				fmt.Fprintf(&b, "%sspec:\n%s  template:\n%s    spec:\n%s      containers:\n%s      - name: c0\n%s        image: patched\n",
+					indent, indent, indent, indent, indent, indent)
+				break
+			}
+			if o.kind == "DaemonSet" {
+				fmt.Fprintf(&b, "%s  labels:\n", indent)
+				writeMap(&b, indent+"    ", g.labelMap())
+				break
+			}
 			fmt.Fprintf(&b, "%sspec:\n%s  replicas: %d\n", indent, indent, g.intn(9))
+		case "MyCRD":
+			// Merged by name only under a schema that says so (openapi).
+			fmt.Fprintf(&b, "%sspec:\n%s  items:\n%s  - name: %s\n%s    value: patched\n", indent, indent, indent, g.pick("a", "b", "c"), indent)
 		case "ConfigMap":
 			fmt.Fprintf(&b, "%sdata:\n", indent)
 			writeMap(&b, indent+"  ", g.labelMap())
@@ -684,4 +700,45 @@ func (g *gen) labelTransformer(k *strings.Builder, dir string) {
 	}
 	g.files[dir+"/"+file] = b.String()
 	fmt.Fprintf(k, "transformers:\n- %s\n", file)
+}
+
+// openapiSchemas are custom schemas for `openapi`: kyaml uses one instead
+// of its built-in schema (or with it, once the built-in one was read), so
+// whether a list is merged by key or replaced depends on which applies.
+var openapiSchemas = []string{
+	`{"definitions": {"com.example.v1.MyCRD": {"type": "object",
+  "x-kubernetes-group-version-kind": [{"group": "example.com", "kind": "MyCRD", "version": "v1"}],
+  "properties": {"spec": {"type": "object", "properties": {"items": {"type": "array",
+    "x-kubernetes-patch-merge-key": "name", "x-kubernetes-patch-strategy": "merge",
+    "items": {"type": "object"}}}}}}}}
+`,
+	`{"definitions": {}}
+`,
+	`definitions:
+  io.k8s.api.apps.v1.Deployment:
+    type: object
+    x-kubernetes-group-version-kind:
+    - group: apps
+      kind: Deployment
+      version: v1
+`,
+}
+
+// openapi sets the schema (rarely: kyaml applies the first one met to the
+// rest of the build, so it changes what happens in other kustomizations).
+func (g *gen) openapi(k *strings.Builder, dir string) {
+	if !g.chance(0.3) {
+		return
+	}
+	if g.chance(0.2) {
+		k.WriteString("openapi:\n  version: v1.21.2\n")
+		return
+	}
+	i := g.intn(len(openapiSchemas))
+	file := fmt.Sprintf("schema%d.json", i)
+	if i == 2 {
+		file = "schema.yaml"
+	}
+	g.files[dir+"/"+file] = openapiSchemas[i]
+	fmt.Fprintf(k, "openapi:\n  path: %s\n", file)
 }

@@ -46,7 +46,7 @@ func TestTreesAreYAMLWithATarget(t *testing.T) {
 	// Every field the generator knows shows up in 200 trees.
 	for _, f := range []string{"resources", "components", "namePrefix", "nameSuffix", "namespace", "labels", "commonLabels",
 		"commonAnnotations", "images", "replicas", "configMapGenerator", "secretGenerator", "generatorOptions", "patches",
-		"patchesStrategicMerge", "patchesJson6902", "replacements", "sortOptions", "buildMetadata", "transformers"} {
+		"patchesStrategicMerge", "patchesJson6902", "replacements", "sortOptions", "buildMetadata", "transformers", "openapi"} {
 		if !fields[f] {
 			t.Errorf("no tree of 200 uses %s", f)
 		}

@@ -1,7 +1,9 @@
 // Package levels renders a kustomization the way the Bazel rules do: each
-// base on its own into a snapshot, the first time a parent asks for it, and
-// every parent from its bases' snapshots, never from their sources. Tests
-// and the differential fuzzer compare that path with a one-shot build.
+// base on its own into a snapshot, before the parent that names it, and
+// every parent from its bases' snapshots, never from their sources (unless
+// its tree sets openapi, as the rules' openapi attribute says). Each render
+// is a build of its own, as each action is a process of its own. Tests and
+// the differential fuzzer compare that path with a one-shot build.
 package levels
 
 import (
@@ -34,26 +36,66 @@ type Chain struct {
 
 	done     map[string][]byte
 	inFlight map[string]bool
+	// need is the base the last Lookup found without a snapshot.
+	need string
 }
 
 // Render renders dir from its bases' snapshots (rendered first) and writes
 // its snapshot too. When dir's buildMetadata needs origins, the bases are
 // rendered again with them, as the rules' build_metadata attribute asks.
 func (c *Chain) Render(dir string) (*build.Result, error) {
+	c.init()
 	res, err := c.render(dir, false)
 	if errors.Is(err, accumulate.ErrNoOrigins) && !c.Origins {
 		c.Origins, c.done, c.Order = true, nil, nil
+		c.init()
 		res, err = c.render(dir, false)
 	}
 	return res, err
 }
 
+// render renders dir, first rendering each base it names that has no
+// snapshot yet (kyaml's schema is process-wide: a base's render must not
+// run nested in its parent's).
 func (c *Chain) render(dir string, base bool) (*build.Result, error) {
 	opts := c.Options
 	opts.Prebuilt, opts.Hermetic, opts.Label = c, true, c.label(dir)
 	// A base renders as the rule's snapshot action: only its snapshot.
 	opts.SnapshotOnly, opts.Origins = base, base && c.Origins
-	return build.Render(c.FS, dir, opts, true)
+	fromSources, err := build.SetsOpenAPI(c.FS, dir)
+	if err != nil {
+		return nil, err
+	}
+	opts.BasesFromSources = fromSources
+	for {
+		c.need = ""
+		res, err := build.Render(c.FS, dir, opts, true)
+		need := c.need
+		if err == nil || need == "" {
+			return res, err
+		}
+		if c.inFlight[need] {
+			return nil, fmt.Errorf("cycle detected at %s", need)
+		}
+		c.inFlight[need] = true
+		res, err = c.render(need, true)
+		delete(c.inFlight, need)
+		if err != nil {
+			return nil, err
+		}
+		c.done[need] = res.Snapshot
+		c.Order = append(c.Order, need)
+	}
+}
+
+// errNeedBase stops a render that names a base without a snapshot yet
+// (Chain.need says which; errors on the way up may not wrap it).
+var errNeedBase = errors.New("no snapshot yet for this base")
+
+func (c *Chain) init() {
+	if c.done == nil {
+		c.done, c.inFlight = map[string][]byte{}, map[string]bool{}
+	}
 }
 
 func (c *Chain) label(dir string) string {
@@ -63,27 +105,14 @@ func (c *Chain) label(dir string) string {
 	return "//" + dir
 }
 
-// Lookup renders the base in dir, unless done already, and decodes its
-// snapshot.
+// Lookup serves the snapshot of the base in dir, or stops the render
+// asking for it (errNeedBase).
 func (c *Chain) Lookup(dir string) (*accumulate.Accumulation, string, bool, error) {
 	dir = filepath.Clean(dir)
-	if c.done == nil {
-		c.done, c.inFlight = map[string][]byte{}, map[string]bool{}
-	}
 	data, ok := c.done[dir]
 	if !ok {
-		if c.inFlight[dir] {
-			return nil, "", false, fmt.Errorf("cycle detected at %s", dir)
-		}
-		c.inFlight[dir] = true
-		res, err := c.render(dir, true)
-		delete(c.inFlight, dir)
-		if err != nil {
-			return nil, "", false, err
-		}
-		data = res.Snapshot
-		c.done[dir] = data
-		c.Order = append(c.Order, dir)
+		c.need = dir
+		return nil, "", false, errNeedBase
 	}
 	return Fixed{dir: data}.Lookup(dir)
 }

@@ -265,15 +265,10 @@ func Decode(data []byte) (*Snapshot, error) {
 		}
 	}
 	if h.OpenAPI != nil {
-		// Installed before the resources are read, as kustomize installs a
-		// base's schema when it enters the base: reading them may parse
-		// the default schema, which a custom one then only adds to.
-		acc.OpenAPI = &accumulate.OpenAPISetting{Settings: h.OpenAPI.Settings}
+		// A render from snapshots refuses it (accumulate.ErrOpenAPISnapshot).
+		acc.OpenAPI = &accumulate.OpenAPISetting{Settings: h.OpenAPI.Settings, Label: h.Label}
 		if h.OpenAPI.Schema != "" {
 			acc.OpenAPI.Schema = []byte(h.OpenAPI.Schema)
-		}
-		if err := accumulate.InstallBaseOpenAPI(acc.OpenAPI); err != nil {
-			return nil, fmt.Errorf("snapshot openapi %v: %w", h.OpenAPI.Settings, err)
 		}
 	}
 	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
