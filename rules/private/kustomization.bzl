@@ -114,14 +114,8 @@ def _has_whitespace(s):
 def _split_paths(paths):
     return [p for p in paths.replace("\t", " ").replace("\n", " ").replace("\r", " ").split(" ") if p]
 
-def _functions(ctx, dir, deps):
-    """The exec functions the render action declares: `functions`, and those of Component deps.
-
-    Returns:
-      A list of struct(path, function): `path` relative to the execution root, `function` a
-      KrmFunctionInfo; one entry per path, sorted by path.
-    """
-    by_path = {}
+def _own_functions(ctx, dir):
+    """The entries of `functions`: a list of struct(path, function), `path` relative to the execution root."""
     entries = []
     for target, paths in ctx.attr.functions.items():
         for written in _split_paths(paths):
@@ -137,8 +131,16 @@ def _functions(ctx, dir, deps):
             entries.append(struct(path = path, function = target[KrmFunctionInfo]))
         if not _split_paths(paths):
             fail("functions of %s: %s maps to no exec path" % (label_string(ctx.label), label_string(target.label)), attr = "functions")
-    for d in deps:
-        entries.extend(d.functions)
+    return entries
+
+def _functions(ctx, entries):
+    """The exec functions the render action declares, from the entries of `functions` and of deps.
+
+    Returns:
+      A list of struct(path, function): `path` relative to the execution root, `function` a
+      KrmFunctionInfo; one entry per path, sorted by path.
+    """
+    by_path = {}
     for e in entries:
         prev = by_path.get(e.path)
         if prev and prev.function.executable != e.function.executable:
@@ -231,9 +233,7 @@ def _krm_kustomization_impl(ctx):
     dep_inputs = depset(transitive = [d.inputs for d in deps])
     dep_origins_inputs = depset(transitive = [d.origins_inputs for d in deps])
 
-    # The exec functions this kustomization's action (or, for a component, its parent's)
-    # runs: only these declared executables may run.
-    functions = _functions(ctx, dir, deps)
+    own_functions = _own_functions(ctx, dir)
 
     # The components this kustomization (or, for a component, its parent) applies, for
     # provenance labels: components are read from sources, not from snapshots.
@@ -245,9 +245,20 @@ def _krm_kustomization_impl(ctx):
     openapi = ctx.attr.openapi or any([d.openapi for d in deps])
     sources = depset(ctx.files.srcs, transitive = [d.sources for d in deps])
     owners = depset(
-        [struct(dir = dir, label = ctx.label, images = bool(ctx.attr.images))],
+        [struct(dir = dir, label = ctx.label, images = bool(ctx.attr.images), functions = tuple(own_functions))],
         transitive = [d.owners for d in deps],
     )
+
+    # The exec functions this kustomization's action (or, for a component, its parent's)
+    # runs: only these declared executables may run. Its own and its Component deps', or,
+    # rendering its bases from sources, those of every kustomization of its tree.
+    function_entries = list(own_functions)
+    for d in deps:
+        function_entries.extend(d.functions)
+    if openapi:
+        for o in owners.to_list():
+            function_entries.extend(o.functions)
+    functions = _functions(ctx, function_entries)
     if openapi:
         for o in owners.to_list():
             if o.images and o.label != ctx.label:
