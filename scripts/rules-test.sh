@@ -75,6 +75,9 @@ expect_failure //rules/tests/alone:base_manifests \
 # kind = "Component" on a Kustomization.
 expect_failure "$pkg:kind_mismatch" \
   "rules/tests/hermetic/kind_mismatch/kustomization.yaml has kind Kustomization, but $pkg:kind_mismatch says kind = \"Component\""
+# openapi set in the file, not on the target: reading a base from its snapshot is refused.
+expect_failure "$pkg:missing_openapi" \
+  "rules/tests/hermetic/missing_openapi/kustomization.yaml sets openapi, whose schema kustomize applies to everything rendered after it: the bases cannot be read from snapshots: set openapi = True on $pkg:missing_openapi (Gazelle does)"
 # provenance = "on" with a base rendering without provenance (an analysis error).
 expect_failure "$pkg:provenance_on" \
   "provenance is on for $pkg:provenance_on, but its base $pkg:base renders without provenance"
@@ -99,6 +102,8 @@ expect_failure //rules/tests/images:two_file_digest \
   "images of //rules/tests/images:two_file_digest: //rules/tests/images:two_files must yield one file holding the image digest (sha256:...), it yields 2"
 expect_failure //rules/tests/images:component \
   "images of //rules/tests/images:component: a Component cannot pin images"
+expect_failure //rules/tests/images:openapi \
+  "images of //rules/tests/images:bad_digest cannot apply when //rules/tests/images:openapi renders it from its sources"
 # The example validator (a Starlark validator in a component) rejects a :latest image.
 expect_failure //examples/functions:latest 'StarlarkRun \"no-latest\"' \
   'images must be pinned to a version (not :latest, not untagged): Deployment shop/debug, container shell: busybox:latest; Deployment shop/debug, container setup: alpine'
