@@ -46,6 +46,9 @@ type Env struct {
 	// uses counts the lookups each base directory will get (CountBaseUses),
 	// so a cached accumulation is handed out itself on its last use.
 	uses map[string]int
+	// helmFree holds the base directories with no helmCharts in their
+	// subtree (ScanTree).
+	helmFree map[string]bool
 	// Prov records provenance; nil (the default) records nothing.
 	Prov *provenance.Tracker
 	// openAPI is the first openapi setting met in this build.
@@ -679,8 +682,12 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 		t.env.uses[root]--
 		left = t.env.uses[root]
 	}
-	// A base's helm charts may render differently under another namespace.
-	key := root + "\x00" + t.subHelmNamespace()
+	// A base's helm charts may render differently under another namespace;
+	// a base without any (ScanTree) renders the same under all.
+	key := root
+	if !t.env.helmFree[root] {
+		key += "\x00" + t.subHelmNamespace()
+	}
 	cached, ok := t.env.memo[key]
 	if !ok {
 		sub, err := NewTarget(t.env, ldr)
