@@ -245,6 +245,9 @@ func (m *Map) AddOriginAnnotation(origin *resource.Origin) error {
 
 func (m *Map) RemoveOriginAnnotations() error {
 	for _, r := range m.list {
+		if removeAnnotationsInPlace(r, isOriginAnnotation, false) {
+			continue
+		}
 		if err := r.SetOrigin(nil); err != nil {
 			return err
 		}
@@ -272,6 +275,9 @@ func (m *Map) AddTransformerAnnotation(origin *resource.Origin) error {
 
 func (m *Map) RemoveTransformerAnnotations() error {
 	for _, r := range m.list {
+		if removeAnnotationsInPlace(r, isTransformerAnnotation, false) {
+			continue
+		}
 		if err := r.ClearTransformations(); err != nil {
 			return err
 		}
@@ -651,7 +657,7 @@ func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) e
 
 func (m *Map) RemoveBuildAnnotations() {
 	for _, r := range m.list {
-		if !removeBuildAnnotationsInPlace(r) {
+		if !removeAnnotationsInPlace(r, isBuildAnnotation, true) {
 			r.RemoveBuildAnnotations()
 		}
 	}
@@ -665,13 +671,21 @@ var buildAnnotations = func() map[string]bool {
 	return s
 }()
 
-// removeBuildAnnotationsInPlace deletes r's build annotations from its
-// annotations node, or reports false when it cannot be sure that this
-// prints as kustomize's RemoveBuildAnnotations does. That rebuilds the
-// annotations (sorted, as strings) and drops the field when none is left;
-// the printed form is the same when every annotation is a string, keys are
-// unique and the mapping is in block style.
-func removeBuildAnnotationsInPlace(r *resource.Resource) bool {
+func isBuildAnnotation(k string) bool { return buildAnnotations[k] }
+
+// Keys of kustomize's origin and transformations annotations (buildMetadata).
+func isOriginAnnotation(k string) bool      { return k == "config.kubernetes.io/origin" }
+func isTransformerAnnotation(k string) bool { return k == "alpha.config.kubernetes.io/transformations" }
+
+// removeAnnotationsInPlace deletes r's annotations whose keys drop matches
+// from its annotations node, or reports false when it cannot be sure that
+// this prints as kustomize's removal does. That (RemoveBuildAnnotations,
+// SetOrigin(nil), ClearTransformations) rebuilds the annotations (sorted,
+// as strings) and drops the field when none is left; the printed form is
+// the same when every annotation is a string, keys are unique and the
+// mapping is in block style. keepsEmpty says the removal leaves an empty
+// annotations mapping as it is.
+func removeAnnotationsInPlace(r *resource.Resource, drop func(string) bool, keepsEmpty bool) bool {
 	md := field(r.YNode(), "metadata")
 	if md == nil || md.Kind != yaml.MappingNode || md.Style != 0 {
 		return false
@@ -703,14 +717,16 @@ func removeBuildAnnotationsInPlace(r *resource.Resource) bool {
 				return false
 			}
 		}
-		found = found || buildAnnotations[k.Value]
+		found = found || drop(k.Value)
 	}
 	if !found {
-		return true
+		// With no key to drop, kustomize still rebuilds an empty mapping
+		// (dropping the field) unless keepsEmpty (RemoveBuildAnnotations).
+		return len(an.Content) > 0 || keepsEmpty
 	}
 	kept := an.Content[:0]
 	for i := 0; i < len(an.Content); i += 2 {
-		if !buildAnnotations[an.Content[i].Value] {
+		if !drop(an.Content[i].Value) {
 			kept = append(kept, an.Content[i], an.Content[i+1])
 		}
 	}

@@ -977,7 +977,9 @@ func TestAbsorbAllRandom(t *testing.T) {
 	}
 }
 
-func TestRemoveBuildAnnotationsPrintsAsKustomize(t *testing.T) {
+// TestRemoveAnnotationsPrintsAsKustomize: the in-place removals of build,
+// origin and transformer annotations print as kustomize's rebuilds do.
+func TestRemoveAnnotationsPrintsAsKustomize(t *testing.T) {
 	cases := []string{
 		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/path: x.yaml\n    z: \"1\"\n    a: b\n",
 		"kind: A\nmetadata:\n  name: a\n  annotations:\n    internal.config.kubernetes.io/previousNames: a\n    internal.config.kubernetes.io/previousKinds: A\n    internal.config.kubernetes.io/previousNamespaces: default\n",
@@ -988,21 +990,50 @@ func TestRemoveBuildAnnotationsPrintsAsKustomize(t *testing.T) {
 		"kind: A\nmetadata:\n  name: a\n  annotations: {config.kubernetes.io/path: x, b: c}\n",
 		"kind: A\nmetadata:\n  name: a\n  annotations:\n    d: x\n    d: y\n    config.kubernetes.io/path: x\n",
 		"kind: A\nmetadata:\n  name: a\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: |\n      path: a.yaml\n    alpha.config.kubernetes.io/transformations: |\n      - kind: T\n    b: \"on\"\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: |\n      path: a.yaml\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    alpha.config.kubernetes.io/transformations: x\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: 1\n",
 	}
-	for _, c := range cases {
-		ours, theirs := parse(t, c), parse(t, c)
-		m, err := FromResources(ours)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.RemoveBuildAnnotations()
-		for _, r := range theirs {
-			r.RemoveBuildAnnotations()
-		}
-		got, errG := ours[0].AsYAML()
-		want, errW := theirs[0].AsYAML()
-		if string(got) != string(want) || (errG == nil) != (errW == nil) {
-			t.Errorf("%s: krm\n%s(%v)\nkustomize\n%s(%v)", c, got, errG, want, errW)
+	removals := []struct {
+		name   string
+		ours   func(*Map) error
+		theirs func(*resource.Resource) error
+	}{
+		{"build", func(m *Map) error { m.RemoveBuildAnnotations(); return nil },
+			func(r *resource.Resource) error { r.RemoveBuildAnnotations(); return nil }},
+		{"origin", (*Map).RemoveOriginAnnotations, func(r *resource.Resource) error { return r.SetOrigin(nil) }},
+		{"transformer", (*Map).RemoveTransformerAnnotations, (*resource.Resource).ClearTransformations},
+	}
+	// An empty block mapping (what a patch setting the last annotation to
+	// null leaves) cannot be written; "annotations:\n    gone: x" stands for
+	// it, emptied after parsing.
+	const emptied = "kind: A\nmetadata:\n  name: a\n  annotations:\n    gone: x\n"
+	cases = append(cases, emptied)
+	for _, rm := range removals {
+		for _, c := range cases {
+			ours, theirs := parse(t, c), parse(t, c)
+			if c == emptied {
+				for _, r := range []*resource.Resource{ours[0], theirs[0]} {
+					an := field(field(r.YNode(), "metadata"), "annotations")
+					an.Content = nil
+				}
+			}
+			m, err := FromResources(ours)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rm.ours(m); err != nil {
+				t.Fatal(err)
+			}
+			if err := rm.theirs(theirs[0]); err != nil {
+				t.Fatal(err)
+			}
+			got, errG := ours[0].AsYAML()
+			want, errW := theirs[0].AsYAML()
+			if string(got) != string(want) || (errG == nil) != (errW == nil) {
+				t.Errorf("%s, %s: krm\n%s(%v)\nkustomize\n%s(%v)", rm.name, c, got, errG, want, errW)
+			}
 		}
 	}
 }
