@@ -583,15 +583,18 @@ func (m *Map) Select(s types.Selector) ([]*resource.Resource, error) {
 	}
 	var out []*resource.Resource
 	for _, r := range m.list {
-		x := idsOf(r)
-		cur, org := x.cur, x.org()
+		// The kind first: it rejects most objects without their previous IDs.
+		md := readMeta(r)
+		cur := md.curID()
+		if !sr.MatchGvk(cur.Gvk) {
+			continue
+		}
+		x := ids{cur: cur, prev: md.prevIDs()}
+		org := x.org()
 		if !sr.MatchNamespace(org.EffectiveNamespace()) && !sr.MatchNamespace(cur.EffectiveNamespace()) {
 			continue
 		}
 		if !sr.MatchName(org.Name) && !sr.MatchName(cur.Name) {
-			continue
-		}
-		if !sr.MatchGvk(cur.Gvk) {
 			continue
 		}
 		if s.LabelSelector != "" {
