@@ -50,18 +50,42 @@ type meta struct {
 	hasPrev                              bool
 }
 
+// fields sets *to[i] to the value node of keys[i] in mapping node n (the
+// first one, as field finds it), in one pass over n.
+func fields(n *yaml.Node, keys []string, to []**yaml.Node) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	c := n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		for j, k := range keys {
+			if *to[j] == nil && c[i].Value == k {
+				*to[j] = c[i+1]
+				break
+			}
+		}
+	}
+}
+
+var (
+	topKeys  = []string{"apiVersion", "kind", "metadata"}
+	metaKeys = []string{"name", "namespace", "annotations"}
+)
+
 func readMeta(r *resource.Resource) meta {
 	var m meta
 	n := r.YNode()
 	if n == nil {
 		return m
 	}
-	m.apiVersion = value(field(n, "apiVersion"))
-	m.kind = value(field(n, "kind"))
-	md := field(n, "metadata")
-	m.name = value(field(md, "name"))
-	m.namespace = value(field(md, "namespace"))
-	if an := field(md, "annotations"); an != nil && an.Kind == yaml.MappingNode {
+	var apiVersion, kind, md, name, namespace, an *yaml.Node
+	fields(n, topKeys, []**yaml.Node{&apiVersion, &kind, &md})
+	fields(md, metaKeys, []**yaml.Node{&name, &namespace, &an})
+	m.apiVersion = value(apiVersion)
+	m.kind = value(kind)
+	m.name = value(name)
+	m.namespace = value(namespace)
+	if an != nil && an.Kind == yaml.MappingNode {
 		c := an.Content
 		for i := 0; i+1 < len(c); i += 2 {
 			switch c[i].Value {
