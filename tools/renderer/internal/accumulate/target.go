@@ -241,6 +241,11 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		}
 		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id, g.step, g.rec})
 	}
+	// One index of the resources for all generators: only they change them.
+	absorb := acc.Resources.AbsorbAll
+	if rm, ok := acc.Resources.(*resourcemap.Map); ok {
+		absorb = rm.Absorber()
+	}
 	for _, g := range all {
 		m, err := g.g.Generate()
 		if err != nil {
@@ -255,7 +260,7 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		if tk != nil {
 			before = tk.Before(acc.Resources)
 		}
-		if err := acc.Resources.AbsorbAll(m); err != nil {
+		if err := absorb(m); err != nil {
 			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
 		}
 		if c, ok := g.g.(inflatedChart); ok && g.step != nil {

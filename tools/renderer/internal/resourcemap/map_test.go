@@ -944,9 +944,17 @@ func TestAbsorbAllRandom(t *testing.T) {
 			gen = append(gen, obj(names[rng.Intn(len(names))], nss[rng.Intn(len(nss))], "", behaviors[rng.Intn(len(behaviors))], 10+i))
 		}
 		m, k := both(t, strings.Join(base, "---\n"))
-		var errM, errK error
+		a, _ := both(t, strings.Join(base, "---\n"))
+		var errM, errK, errA error
 		for _, g := range gen {
 			if errM = m.AbsorbAll(&Map{list: parse(t, g)}); errM != nil {
+				break
+			}
+		}
+		// One Absorber for all, as a kustomization's generators use it.
+		absorb := a.Absorber()
+		for _, g := range gen {
+			if errA = absorb(&Map{list: parse(t, g)}); errA != nil {
 				break
 			}
 		}
@@ -966,12 +974,15 @@ func TestAbsorbAllRandom(t *testing.T) {
 			}
 			return s
 		}
-		if cut(errM) != cut(errK) {
-			t.Fatalf("trial %d: error\n krm:       %s\n kustomize: %s\nbase:\n%s\ngenerated:\n%s", trial, errString(errM), errString(errK), strings.Join(base, "---\n"), strings.Join(gen, "---\n"))
+		if cut(errM) != cut(errK) || errString(errA) != errString(errM) {
+			t.Fatalf("trial %d: error\n krm:       %s\n absorber:  %s\n kustomize: %s\nbase:\n%s\ngenerated:\n%s", trial, errString(errM), errString(errA), errString(errK), strings.Join(base, "---\n"), strings.Join(gen, "---\n"))
 		}
 		if errM == nil {
-			if a, b := dump(t, m), dump(t, k); a != b {
-				t.Fatalf("trial %d:\n krm:\n%s\n kustomize:\n%s", trial, a, b)
+			if got, want := dump(t, m), dump(t, k); got != want {
+				t.Fatalf("trial %d:\n krm:\n%s\n kustomize:\n%s", trial, got, want)
+			}
+			if got, want := dump(t, a), dump(t, k); got != want {
+				t.Fatalf("trial %d:\n absorber:\n%s\n kustomize:\n%s", trial, got, want)
 			}
 		}
 	}
