@@ -6,6 +6,7 @@
 package resourcemap
 
 import (
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -183,6 +184,30 @@ func WithAnyName(m resmap.ResMap, name string) []*resource.Resource {
 		}
 	}
 	return out
+}
+
+// ByAnyName indexes the resources of m by every name one of their IDs
+// (current or previous) has, each list in order: ByAnyName(m)[name] is
+// WithAnyName(m, name) for every name, in one pass.
+func ByAnyName(m resmap.ResMap) map[string][]*resource.Resource {
+	idx := map[string][]*resource.Resource{}
+	for _, r := range m.Resources() {
+		if r.RNode.IsNilOrEmpty() {
+			continue
+		}
+		md := readMeta(r)
+		names := []string{md.name}
+		if md.hasPrev {
+			n := min(strings.Count(md.prevNames, ","), strings.Count(md.prevNamespaces, ","), strings.Count(md.prevKinds, ",")) + 1
+			names = append(names, strings.SplitN(md.prevNames, ",", n+1)[:n]...)
+		}
+		for i, name := range names {
+			if !slices.Contains(names[:i], name) {
+				idx[name] = append(idx[name], r)
+			}
+		}
+	}
+	return idx
 }
 
 func hasName(m meta, name string) bool {

@@ -1048,3 +1048,32 @@ func TestRemoveAnnotationsPrintsAsKustomize(t *testing.T) {
 		}
 	}
 }
+
+// TestByAnyNameIsWithAnyName: the one-pass index holds, for every name,
+// what WithAnyName finds.
+func TestByAnyNameIsWithAnyName(t *testing.T) {
+	prev := func(names, nss, kinds string) string {
+		return "  annotations:\n    internal.config.kubernetes.io/previousNames: " + names +
+			"\n    internal.config.kubernetes.io/previousNamespaces: " + nss +
+			"\n    internal.config.kubernetes.io/previousKinds: " + kinds + "\n"
+	}
+	m, err := FromResources(parse(t, strings.Join([]string{
+		"kind: A\nmetadata:\n  name: a\n",
+		"kind: B\nmetadata:\n  name: b\n" + prev("a,x,a", "d,d,d", "A,A,A"),
+		"kind: C\nmetadata:\n  name: c\n" + prev("y,z", "d", "C,C"), // lists of unequal length
+		"kind: D\nmetadata:\n  name: a\n  namespace: n\n",
+	}, "---\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := ByAnyName(m)
+	for _, name := range []string{"a", "b", "c", "x", "y", "z", "missing"} {
+		want := WithAnyName(m, name)
+		if got := idx[name]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: ByAnyName %d resources, WithAnyName %d", name, len(got), len(want))
+		}
+	}
+	if len(idx["a"]) != 3 || len(idx["z"]) != 0 {
+		t.Errorf("a: %d resources (want 3), z: %d (want 0)", len(idx["a"]), len(idx["z"]))
+	}
+}

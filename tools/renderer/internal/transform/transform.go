@@ -258,6 +258,13 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 }
 
 func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
+	if !b.keepConfig && len(k.Replicas) > 0 {
+		b.out = append(b.out, Transformer{
+			Kind: "ReplicaCountTransformer", Field: "ReplicaCountTransformer", Steps: len(k.Replicas),
+			Transformer: newReplicaCounts(k.Replicas, cfg.Replicas),
+		})
+		return nil
+	}
 	for _, r := range k.Replicas {
 		p := &builtins.ReplicaCountTransformerPlugin{Replica: r, FieldSpecs: cfg.Replicas}
 		err := b.addConfigured("ReplicaCountTransformer", p, struct {
