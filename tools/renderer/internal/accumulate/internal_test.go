@@ -121,6 +121,31 @@ transformers:
 	}
 }
 
+// TestScanTreeHelmFree: a base is helm-free when no kustomization of its
+// subtree (bases, components) has helmCharts; cycles and unreadable
+// kustomizations count as having some.
+func TestScanTreeHelmFree(t *testing.T) {
+	files := map[string]string{
+		"/r/top/kustomization.yaml":        "namespace: top\nresources:\n- ../plain\n- ../chart\n- ../mid\n- ../withcomp\n- ../bad\n- ../c1\n",
+		"/r/plain/kustomization.yaml":      "resources:\n- ../leaf\n",
+		"/r/leaf/kustomization.yaml":       "namePrefix: l-\n",
+		"/r/chart/kustomization.yaml":      "helmCharts:\n- name: x\n",
+		"/r/mid/kustomization.yaml":        "resources:\n- ../chart\n- ../leaf\n",
+		"/r/withcomp/kustomization.yaml":   "components:\n- ../comp\n",
+		"/r/comp/kustomization.yaml":       "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n- ../chart\n",
+		"/r/bad/kustomization.yaml":        "resources:\n- ../unreadable\n",
+		"/r/unreadable/kustomization.yaml": "bogus: [\n",
+		"/r/c1/kustomization.yaml":         "resources:\n- ../c2\n",
+		"/r/c2/kustomization.yaml":         "resources:\n- ../c1\n",
+	}
+	e := &Env{}
+	e.ScanTree(memLoader(t, files, "/r/top"))
+	want := map[string]bool{"/r/plain": true, "/r/leaf": true}
+	if !reflect.DeepEqual(e.helmFree, want) {
+		t.Errorf("helmFree = %v\nwant       %v", e.helmFree, want)
+	}
+}
+
 func TestRebaseOrigins(t *testing.T) {
 	m := resources(t, `apiVersion: v1
 kind: ConfigMap

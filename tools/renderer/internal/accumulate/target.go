@@ -49,6 +49,9 @@ type Env struct {
 	// uses counts the lookups each base directory will get (CountBaseUses),
 	// so a cached accumulation is handed out itself on its last use.
 	uses map[string]int
+	// helmFree holds the base directories with no helmCharts in their
+	// subtree (ScanTree).
+	helmFree map[string]bool
 	// Prov records provenance; nil (the default) records nothing.
 	Prov *provenance.Tracker
 	// openAPI is the first openapi setting met in this build.
@@ -215,6 +218,11 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		}
 		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id, g.step, g.rec})
 	}
+	// One index of the resources for all generators: only they change them.
+	absorb := acc.Resources.AbsorbAll
+	if rm, ok := acc.Resources.(*resourcemap.Map); ok {
+		absorb = rm.Absorber()
+	}
 	for _, g := range all {
 		m, err := g.g.Generate()
 		if err != nil {
@@ -229,7 +237,7 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		if tk != nil {
 			before = tk.Before(acc.Resources)
 		}
-		if err := acc.Resources.AbsorbAll(m); err != nil {
+		if err := absorb(m); err != nil {
 			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
 		}
 		if c, ok := g.g.(inflatedChart); ok && g.step != nil {
@@ -617,9 +625,13 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 		t.env.uses[root]--
 		left = t.env.uses[root]
 	}
-	// A base's helm charts may render differently under another namespace.
-	// Nor is it the same base under another schema (openapi).
-	key := root + "\x00" + t.subHelmNamespace() + "\x00" + t.env.schemaKey()
+	// A base's helm charts may render differently under another namespace;
+	// a base without any (ScanTree) renders the same under all. Nor is it
+	// the same base under another schema (openapi).
+	key := root + "\x00" + t.env.schemaKey()
+	if !t.env.helmFree[root] {
+		key += "\x00" + t.subHelmNamespace()
+	}
 	cached, ok := t.env.memo[key]
 	if !ok {
 		sub, err := NewTarget(t.env, ldr)

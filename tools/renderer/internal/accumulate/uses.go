@@ -15,21 +15,30 @@ import (
 // directory entry of every kustomization accumulated (each once) and of
 // every component application. A wrong guess costs only memory or a
 // recomputation, never correctness.
+//
+// It also learns which base directories have no `helmCharts` entry in their
+// whole subtree (bases and components): their accumulation does not depend on
+// the namespace helm charts inherit, so one memoized copy serves every
+// including kustomization.
 func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 	e.uses = map[string]int{}
+	e.helmFree = map[string]bool{}
 	seen := map[string]bool{}
-	var visit func(l *load.Loader, depth int)
-	visit = func(l *load.Loader, depth int) {
+	// visit reports whether l's subtree is known to have no helmCharts; an
+	// unreadable kustomization or a cycle counts as having some.
+	var visit func(l *load.Loader, depth int) (helmFree bool)
+	visit = func(l *load.Loader, depth int) (helmFree bool) {
 		if depth > 100 {
-			return // a cycle; accumulation reports it
+			return false // a cycle; accumulation reports it
 		}
 		k, err := load.ReadKustomization(l, io.Discard)
 		if err != nil {
-			return
+			return false
 		}
 		if len(k.OpenAPI) > 0 {
 			usesOpenAPI = true
 		}
+		helmFree = len(k.HelmCharts) == 0
 		var dirs []string
 		for _, lists := range [][]string{k.Resources, k.Generators, k.Transformers, k.Validators} {
 			for _, p := range lists {
@@ -42,20 +51,28 @@ func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 		for _, p := range dirs {
 			sub, err := l.New(p)
 			if err != nil {
+				helmFree = false // a cycle, a remote base, ...: accumulation decides
 				continue
 			}
 			sl := sub.(*load.Loader)
-			e.uses[sl.Root()]++
-			if !seen[sl.Root()] {
-				seen[sl.Root()] = true
-				visit(sl, depth+1)
+			root := sl.Root()
+			e.uses[root]++
+			if !seen[root] {
+				seen[root] = true
+				if visit(sl, depth+1) {
+					e.helmFree[root] = true
+				}
 			}
+			// Unset while root is still being visited: a cycle.
+			helmFree = helmFree && e.helmFree[root]
 		}
 		for _, p := range k.Components {
-			if sub, err := l.New(p); err == nil {
-				visit(sub.(*load.Loader), depth+1)
+			sub, err := l.New(p)
+			if err != nil || !visit(sub.(*load.Loader), depth+1) {
+				helmFree = false
 			}
 		}
+		return helmFree
 	}
 	visit(ldr, 0)
 	return usesOpenAPI

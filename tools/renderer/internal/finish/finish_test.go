@@ -3,6 +3,7 @@ package finish
 import (
 	"bytes"
 	"log"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
@@ -631,5 +633,44 @@ func TestRunFailsOnObjectsRenamedToOneID(t *testing.T) {
 	err := Run(acc, h)
 	if want := "may not add resource with an already registered id: Service.v1.[noGrp]/a.[noNs]"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestSetNameAsFieldSetter: setName leaves a node as kustomize's
+// FieldSetter leaves it, for scalars of every style and tag and for a
+// mapping's existing name field.
+func TestSetNameAsFieldSetter(t *testing.T) {
+	for _, doc := range []string{
+		"a", "'a' # c", `"true"`, "yes", "1", "~", "!!str 0x10", "|\n  x\n", "{k: v}",
+	} {
+		for _, name := range []string{"b", "true", "on", "010", "1e3", ""} {
+			ours, err := yaml.Parse(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ours.YNode().Kind != yaml.ScalarNode {
+				continue // setScalar sees only scalars
+			}
+			theirs := ours.Copy()
+			setName(ours.YNode(), name)
+			if err := theirs.PipeE(yaml.FieldSetter{StringValue: name}); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(ours.YNode(), theirs.YNode()) {
+				t.Errorf("%q <- %q: setName\n%#v\nFieldSetter\n%#v", doc, name, *ours.YNode(), *theirs.YNode())
+			}
+		}
+		m, err := yaml.Parse("name: " + doc + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs := m.Copy()
+		setName(m.Field("name").Value.YNode(), "n")
+		if err := theirs.PipeE(yaml.FieldSetter{Name: "name", StringValue: "n"}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m.YNode(), theirs.YNode()) {
+			t.Errorf("name: %q: setName and FieldSetter differ", doc)
+		}
 	}
 }

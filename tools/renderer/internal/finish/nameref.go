@@ -189,7 +189,20 @@ func (u *nameUpdate) setScalar(node *yaml.RNode) error {
 	if referral.GetName() == old {
 		return nil
 	}
-	return node.PipeE(yaml.FieldSetter{StringValue: referral.GetName()})
+	setName(node.YNode(), referral.GetName())
+	return nil
+}
+
+// setName sets the scalar n to name as yaml.FieldSetter{StringValue: name}
+// does to an existing node: a new untagged scalar that keeps only n's style
+// (none for an empty name).
+// That style overwrites the one FieldSetter's YAML 1.1 check (a parse per
+// call) picks, so the check is skipped.
+func setName(n *yaml.Node, name string) {
+	if name == "" {
+		return // FieldSetter has no value to set
+	}
+	*n = yaml.Node{Kind: yaml.ScalarNode, Style: n.Style, Value: name}
 }
 
 func (u *nameUpdate) setMapping(node *yaml.RNode) error {
@@ -235,9 +248,7 @@ func (u *nameUpdate) setMapping(node *yaml.RNode) error {
 	if referral.GetName() == old && referral.GetNamespace() == "" {
 		return nil
 	}
-	if err := node.PipeE(yaml.FieldSetter{Name: "name", StringValue: referral.GetName()}); err != nil {
-		return err
-	}
+	setName(nameNode.YNode(), referral.GetName())
 	if referral.GetNamespace() == "" {
 		return nil
 	}

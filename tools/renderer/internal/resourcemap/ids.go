@@ -6,6 +6,7 @@
 package resourcemap
 
 import (
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -50,18 +51,42 @@ type meta struct {
 	hasPrev                              bool
 }
 
+// fields sets *to[i] to the value node of keys[i] in mapping node n (the
+// first one, as field finds it), in one pass over n.
+func fields(n *yaml.Node, keys []string, to []**yaml.Node) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	c := n.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		for j, k := range keys {
+			if *to[j] == nil && c[i].Value == k {
+				*to[j] = c[i+1]
+				break
+			}
+		}
+	}
+}
+
+var (
+	topKeys  = []string{"apiVersion", "kind", "metadata"}
+	metaKeys = []string{"name", "namespace", "annotations"}
+)
+
 func readMeta(r *resource.Resource) meta {
 	var m meta
 	n := r.YNode()
 	if n == nil {
 		return m
 	}
-	m.apiVersion = value(field(n, "apiVersion"))
-	m.kind = value(field(n, "kind"))
-	md := field(n, "metadata")
-	m.name = value(field(md, "name"))
-	m.namespace = value(field(md, "namespace"))
-	if an := field(md, "annotations"); an != nil && an.Kind == yaml.MappingNode {
+	var apiVersion, kind, md, name, namespace, an *yaml.Node
+	fields(n, topKeys, []**yaml.Node{&apiVersion, &kind, &md})
+	fields(md, metaKeys, []**yaml.Node{&name, &namespace, &an})
+	m.apiVersion = value(apiVersion)
+	m.kind = value(kind)
+	m.name = value(name)
+	m.namespace = value(namespace)
+	if an != nil && an.Kind == yaml.MappingNode {
 		c := an.Content
 		for i := 0; i+1 < len(c); i += 2 {
 			switch c[i].Value {
@@ -159,6 +184,30 @@ func WithAnyName(m resmap.ResMap, name string) []*resource.Resource {
 		}
 	}
 	return out
+}
+
+// ByAnyName indexes the resources of m by every name one of their IDs
+// (current or previous) has, each list in order: ByAnyName(m)[name] is
+// WithAnyName(m, name) for every name, in one pass.
+func ByAnyName(m resmap.ResMap) map[string][]*resource.Resource {
+	idx := map[string][]*resource.Resource{}
+	for _, r := range m.Resources() {
+		if r.RNode.IsNilOrEmpty() {
+			continue
+		}
+		md := readMeta(r)
+		names := []string{md.name}
+		if md.hasPrev {
+			n := min(strings.Count(md.prevNames, ","), strings.Count(md.prevNamespaces, ","), strings.Count(md.prevKinds, ",")) + 1
+			names = append(names, strings.SplitN(md.prevNames, ",", n+1)[:n]...)
+		}
+		for i, name := range names {
+			if !slices.Contains(names[:i], name) {
+				idx[name] = append(idx[name], r)
+			}
+		}
+	}
+	return idx
 }
 
 func hasName(m meta, name string) bool {

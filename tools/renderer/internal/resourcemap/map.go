@@ -142,40 +142,74 @@ func (m *Map) AbsorbAll(other resmap.ResMap) error {
 	if other == nil {
 		return nil
 	}
-	// Index every ID (current and previous) once; absorbing updates it.
-	anyIdx := map[idKey][]int{}
-	add := func(i int) {
-		x := idsOf(m.list[i])
-		seen := map[idKey]bool{}
-		for _, id := range append(x.prev, x.cur) {
-			k := key(id)
-			if !seen[k] {
-				seen[k] = true
-				anyIdx[k] = insertSorted(anyIdx[k], i)
-			}
+	return m.Absorber()(other)
+}
+
+// Absorber returns what absorbs generated resources into m as AbsorbAll
+// does, call after call, indexing m once: m must change only through it
+// while it is in use (a kustomization's generators run one after another).
+func (m *Map) Absorber() func(resmap.ResMap) error {
+	a := &absorber{m: m, anyIdx: map[idKey][]int{}, curIdx: map[idKey][]int{}}
+	for i, r := range m.list {
+		if r.RNode.IsNilOrEmpty() {
+			// Not a match for absorbing, but a holder of its current ID.
+			k := key(CurID(r))
+			a.curIdx[k] = insertSorted(a.curIdx[k], i)
+			continue
+		}
+		a.add(i)
+	}
+	return a.absorb
+}
+
+// absorber keeps the indexes of one Absorber, from IDs to ascending
+// positions in m: anyIdx holds every ID (current and previous) of the
+// resources absorbing can match, curIdx the current ID of every resource.
+type absorber struct {
+	m              *Map
+	anyIdx, curIdx map[idKey][]int
+}
+
+func (a *absorber) add(i int) {
+	x := idsOf(a.m.list[i])
+	seen := map[idKey]bool{}
+	for _, id := range append(x.prev, x.cur) {
+		k := key(id)
+		if !seen[k] {
+			seen[k] = true
+			a.anyIdx[k] = insertSorted(a.anyIdx[k], i)
 		}
 	}
-	remove := func(i int) {
-		x := idsOf(m.list[i])
-		for _, id := range append(x.prev, x.cur) {
-			k := key(id)
-			l := anyIdx[k]
-			for j, v := range l {
-				if v == i {
-					anyIdx[k] = append(l[:j:j], l[j+1:]...)
-					break
-				}
-			}
+	k := key(x.cur)
+	a.curIdx[k] = insertSorted(a.curIdx[k], i)
+}
+
+func (a *absorber) remove(i int) {
+	x := idsOf(a.m.list[i])
+	for _, id := range append(x.prev, x.cur) {
+		a.anyIdx[key(id)] = without(a.anyIdx[key(id)], i)
+	}
+	a.curIdx[key(x.cur)] = without(a.curIdx[key(x.cur)], i)
+}
+
+// without is l less its first i.
+func without(l []int, i int) []int {
+	for j, v := range l {
+		if v == i {
+			return append(l[:j:j], l[j+1:]...)
 		}
 	}
-	for i := range m.list {
-		if !m.list[i].RNode.IsNilOrEmpty() {
-			add(i)
-		}
+	return l
+}
+
+func (a *absorber) absorb(other resmap.ResMap) error {
+	if other == nil {
+		return nil
 	}
+	m := a.m
 	for _, res := range other.Resources() {
 		id := CurID(res)
-		matches := anyIdx[key(id)]
+		matches := a.anyIdx[key(id)]
 		switch len(matches) {
 		case 0:
 			switch res.Behavior() {
@@ -183,7 +217,7 @@ func (m *Map) AbsorbAll(other resmap.ResMap) error {
 				return fmt.Errorf("id %#v does not exist; cannot merge or replace", id)
 			}
 			m.list = append(m.list, res)
-			add(len(m.list) - 1)
+			a.add(len(m.list) - 1)
 		case 1:
 			i := matches[0]
 			old := m.list[i]
@@ -198,24 +232,19 @@ func (m *Map) AbsorbAll(other resmap.ResMap) error {
 				return fmt.Errorf("id %#v exists; can not use behavior: '%s', behavior must be merge or replace", id, res.Behavior())
 			}
 			// kustomize replaces the resource holding the new current ID.
-			j := -1
-			for k, r := range m.list {
-				if CurID(r).Equals(CurID(res)) {
-					if j >= 0 {
-						return fmt.Errorf("in Replace: id matched %d resources", 2)
-					}
-					j = k
-				}
+			holders := a.curIdx[key(CurID(res))]
+			if len(holders) > 1 {
+				return fmt.Errorf("in Replace: id matched %d resources", 2)
 			}
-			if j < 0 {
+			if len(holders) == 0 {
 				return fmt.Errorf("cannot find resource with id %s to replace", CurID(res))
 			}
-			if j != i {
+			if holders[0] != i {
 				return fmt.Errorf("unexpected target index in replacement")
 			}
-			remove(i)
+			a.remove(i)
 			m.list[i] = res
-			add(i)
+			a.add(i)
 		default:
 			var found []*resource.Resource
 			for _, i := range matches {
@@ -245,6 +274,9 @@ func (m *Map) AddOriginAnnotation(origin *resource.Origin) error {
 
 func (m *Map) RemoveOriginAnnotations() error {
 	for _, r := range m.list {
+		if removeAnnotationsInPlace(r, isOriginAnnotation, false) {
+			continue
+		}
 		if err := r.SetOrigin(nil); err != nil {
 			return err
 		}
@@ -272,6 +304,9 @@ func (m *Map) AddTransformerAnnotation(origin *resource.Origin) error {
 
 func (m *Map) RemoveTransformerAnnotations() error {
 	for _, r := range m.list {
+		if removeAnnotationsInPlace(r, isTransformerAnnotation, false) {
+			continue
+		}
 		if err := r.ClearTransformations(); err != nil {
 			return err
 		}
@@ -577,15 +612,18 @@ func (m *Map) Select(s types.Selector) ([]*resource.Resource, error) {
 	}
 	var out []*resource.Resource
 	for _, r := range m.list {
-		x := idsOf(r)
-		cur, org := x.cur, x.org()
+		// The kind first: it rejects most objects without their previous IDs.
+		md := readMeta(r)
+		cur := md.curID()
+		if !sr.MatchGvk(cur.Gvk) {
+			continue
+		}
+		x := ids{cur: cur, prev: md.prevIDs()}
+		org := x.org()
 		if !sr.MatchNamespace(org.EffectiveNamespace()) && !sr.MatchNamespace(cur.EffectiveNamespace()) {
 			continue
 		}
 		if !sr.MatchName(org.Name) && !sr.MatchName(cur.Name) {
-			continue
-		}
-		if !sr.MatchGvk(cur.Gvk) {
 			continue
 		}
 		if s.LabelSelector != "" {
@@ -651,7 +689,7 @@ func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) e
 
 func (m *Map) RemoveBuildAnnotations() {
 	for _, r := range m.list {
-		if !removeBuildAnnotationsInPlace(r) {
+		if !removeAnnotationsInPlace(r, isBuildAnnotation, true) {
 			r.RemoveBuildAnnotations()
 		}
 	}
@@ -665,13 +703,21 @@ var buildAnnotations = func() map[string]bool {
 	return s
 }()
 
-// removeBuildAnnotationsInPlace deletes r's build annotations from its
-// annotations node, or reports false when it cannot be sure that this
-// prints as kustomize's RemoveBuildAnnotations does. That rebuilds the
-// annotations (sorted, as strings) and drops the field when none is left;
-// the printed form is the same when every annotation is a string, keys are
-// unique and the mapping is in block style.
-func removeBuildAnnotationsInPlace(r *resource.Resource) bool {
+func isBuildAnnotation(k string) bool { return buildAnnotations[k] }
+
+// Keys of kustomize's origin and transformations annotations (buildMetadata).
+func isOriginAnnotation(k string) bool      { return k == "config.kubernetes.io/origin" }
+func isTransformerAnnotation(k string) bool { return k == "alpha.config.kubernetes.io/transformations" }
+
+// removeAnnotationsInPlace deletes r's annotations whose keys drop matches
+// from its annotations node, or reports false when it cannot be sure that
+// this prints as kustomize's removal does. That (RemoveBuildAnnotations,
+// SetOrigin(nil), ClearTransformations) rebuilds the annotations (sorted,
+// as strings) and drops the field when none is left; the printed form is
+// the same when every annotation is a string, keys are unique and the
+// mapping is in block style. keepsEmpty says the removal leaves an empty
+// annotations mapping as it is.
+func removeAnnotationsInPlace(r *resource.Resource, drop func(string) bool, keepsEmpty bool) bool {
 	md := field(r.YNode(), "metadata")
 	if md == nil || md.Kind != yaml.MappingNode || md.Style != 0 {
 		return false
@@ -703,14 +749,16 @@ func removeBuildAnnotationsInPlace(r *resource.Resource) bool {
 				return false
 			}
 		}
-		found = found || buildAnnotations[k.Value]
+		found = found || drop(k.Value)
 	}
 	if !found {
-		return true
+		// With no key to drop, kustomize still rebuilds an empty mapping
+		// (dropping the field) unless keepsEmpty (RemoveBuildAnnotations).
+		return len(an.Content) > 0 || keepsEmpty
 	}
 	kept := an.Content[:0]
 	for i := 0; i < len(an.Content); i += 2 {
-		if !buildAnnotations[an.Content[i].Value] {
+		if !drop(an.Content[i].Value) {
 			kept = append(kept, an.Content[i], an.Content[i+1])
 		}
 	}

@@ -944,9 +944,17 @@ func TestAbsorbAllRandom(t *testing.T) {
 			gen = append(gen, obj(names[rng.Intn(len(names))], nss[rng.Intn(len(nss))], "", behaviors[rng.Intn(len(behaviors))], 10+i))
 		}
 		m, k := both(t, strings.Join(base, "---\n"))
-		var errM, errK error
+		a, _ := both(t, strings.Join(base, "---\n"))
+		var errM, errK, errA error
 		for _, g := range gen {
 			if errM = m.AbsorbAll(&Map{list: parse(t, g)}); errM != nil {
+				break
+			}
+		}
+		// One Absorber for all, as a kustomization's generators use it.
+		absorb := a.Absorber()
+		for _, g := range gen {
+			if errA = absorb(&Map{list: parse(t, g)}); errA != nil {
 				break
 			}
 		}
@@ -966,18 +974,23 @@ func TestAbsorbAllRandom(t *testing.T) {
 			}
 			return s
 		}
-		if cut(errM) != cut(errK) {
-			t.Fatalf("trial %d: error\n krm:       %s\n kustomize: %s\nbase:\n%s\ngenerated:\n%s", trial, errString(errM), errString(errK), strings.Join(base, "---\n"), strings.Join(gen, "---\n"))
+		if cut(errM) != cut(errK) || errString(errA) != errString(errM) {
+			t.Fatalf("trial %d: error\n krm:       %s\n absorber:  %s\n kustomize: %s\nbase:\n%s\ngenerated:\n%s", trial, errString(errM), errString(errA), errString(errK), strings.Join(base, "---\n"), strings.Join(gen, "---\n"))
 		}
 		if errM == nil {
-			if a, b := dump(t, m), dump(t, k); a != b {
-				t.Fatalf("trial %d:\n krm:\n%s\n kustomize:\n%s", trial, a, b)
+			if got, want := dump(t, m), dump(t, k); got != want {
+				t.Fatalf("trial %d:\n krm:\n%s\n kustomize:\n%s", trial, got, want)
+			}
+			if got, want := dump(t, a), dump(t, k); got != want {
+				t.Fatalf("trial %d:\n absorber:\n%s\n kustomize:\n%s", trial, got, want)
 			}
 		}
 	}
 }
 
-func TestRemoveBuildAnnotationsPrintsAsKustomize(t *testing.T) {
+// TestRemoveAnnotationsPrintsAsKustomize: the in-place removals of build,
+// origin and transformer annotations print as kustomize's rebuilds do.
+func TestRemoveAnnotationsPrintsAsKustomize(t *testing.T) {
 	cases := []string{
 		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/path: x.yaml\n    z: \"1\"\n    a: b\n",
 		"kind: A\nmetadata:\n  name: a\n  annotations:\n    internal.config.kubernetes.io/previousNames: a\n    internal.config.kubernetes.io/previousKinds: A\n    internal.config.kubernetes.io/previousNamespaces: default\n",
@@ -988,21 +1001,79 @@ func TestRemoveBuildAnnotationsPrintsAsKustomize(t *testing.T) {
 		"kind: A\nmetadata:\n  name: a\n  annotations: {config.kubernetes.io/path: x, b: c}\n",
 		"kind: A\nmetadata:\n  name: a\n  annotations:\n    d: x\n    d: y\n    config.kubernetes.io/path: x\n",
 		"kind: A\nmetadata:\n  name: a\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: |\n      path: a.yaml\n    alpha.config.kubernetes.io/transformations: |\n      - kind: T\n    b: \"on\"\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: |\n      path: a.yaml\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    alpha.config.kubernetes.io/transformations: x\n",
+		"kind: A\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: 1\n",
 	}
-	for _, c := range cases {
-		ours, theirs := parse(t, c), parse(t, c)
-		m, err := FromResources(ours)
-		if err != nil {
-			t.Fatal(err)
+	removals := []struct {
+		name   string
+		ours   func(*Map) error
+		theirs func(*resource.Resource) error
+	}{
+		{"build", func(m *Map) error { m.RemoveBuildAnnotations(); return nil },
+			func(r *resource.Resource) error { r.RemoveBuildAnnotations(); return nil }},
+		{"origin", (*Map).RemoveOriginAnnotations, func(r *resource.Resource) error { return r.SetOrigin(nil) }},
+		{"transformer", (*Map).RemoveTransformerAnnotations, (*resource.Resource).ClearTransformations},
+	}
+	// An empty block mapping (what a patch setting the last annotation to
+	// null leaves) cannot be written; "annotations:\n    gone: x" stands for
+	// it, emptied after parsing.
+	const emptied = "kind: A\nmetadata:\n  name: a\n  annotations:\n    gone: x\n"
+	cases = append(cases, emptied)
+	for _, rm := range removals {
+		for _, c := range cases {
+			ours, theirs := parse(t, c), parse(t, c)
+			if c == emptied {
+				for _, r := range []*resource.Resource{ours[0], theirs[0]} {
+					an := field(field(r.YNode(), "metadata"), "annotations")
+					an.Content = nil
+				}
+			}
+			m, err := FromResources(ours)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rm.ours(m); err != nil {
+				t.Fatal(err)
+			}
+			if err := rm.theirs(theirs[0]); err != nil {
+				t.Fatal(err)
+			}
+			got, errG := ours[0].AsYAML()
+			want, errW := theirs[0].AsYAML()
+			if string(got) != string(want) || (errG == nil) != (errW == nil) {
+				t.Errorf("%s, %s: krm\n%s(%v)\nkustomize\n%s(%v)", rm.name, c, got, errG, want, errW)
+			}
 		}
-		m.RemoveBuildAnnotations()
-		for _, r := range theirs {
-			r.RemoveBuildAnnotations()
+	}
+}
+
+// TestByAnyNameIsWithAnyName: the one-pass index holds, for every name,
+// what WithAnyName finds.
+func TestByAnyNameIsWithAnyName(t *testing.T) {
+	prev := func(names, nss, kinds string) string {
+		return "  annotations:\n    internal.config.kubernetes.io/previousNames: " + names +
+			"\n    internal.config.kubernetes.io/previousNamespaces: " + nss +
+			"\n    internal.config.kubernetes.io/previousKinds: " + kinds + "\n"
+	}
+	m, err := FromResources(parse(t, strings.Join([]string{
+		"kind: A\nmetadata:\n  name: a\n",
+		"kind: B\nmetadata:\n  name: b\n" + prev("a,x,a", "d,d,d", "A,A,A"),
+		"kind: C\nmetadata:\n  name: c\n" + prev("y,z", "d", "C,C"), // lists of unequal length
+		"kind: D\nmetadata:\n  name: a\n  namespace: n\n",
+	}, "---\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := ByAnyName(m)
+	for _, name := range []string{"a", "b", "c", "x", "y", "z", "missing"} {
+		want := WithAnyName(m, name)
+		if got := idx[name]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: ByAnyName %d resources, WithAnyName %d", name, len(got), len(want))
 		}
-		got, errG := ours[0].AsYAML()
-		want, errW := theirs[0].AsYAML()
-		if string(got) != string(want) || (errG == nil) != (errW == nil) {
-			t.Errorf("%s: krm\n%s(%v)\nkustomize\n%s(%v)", c, got, errG, want, errW)
-		}
+	}
+	if len(idx["a"]) != 3 || len(idx["z"]) != 0 {
+		t.Errorf("a: %d resources (want 3), z: %d (want 0)", len(idx["a"]), len(idx["z"]))
 	}
 }

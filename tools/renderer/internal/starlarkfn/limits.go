@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/gcpace"
 )
 
 // Limits of one script run (docs/cli.md, "Limits"). A config can lower
@@ -248,9 +250,9 @@ func (b *budget) watch() (stop func()) {
 // in tests) have its pacing off.
 var collector struct {
 	sync.Mutex
-	runs      int
-	gcPercent int
-	memLimit  int64
+	runs     int
+	resume   func() // gcpace's pacing
+	memLimit int64
 }
 
 // pauseCollector turns the collector's pacing off until the last run that
@@ -259,14 +261,14 @@ func pauseCollector() (resume func()) {
 	collector.Lock()
 	defer collector.Unlock()
 	if collector.runs++; collector.runs == 1 {
-		collector.gcPercent = debug.SetGCPercent(-1)
+		collector.resume = gcpace.Pause()
 		collector.memLimit = debug.SetMemoryLimit(math.MaxInt64)
 	}
 	return func() {
 		collector.Lock()
 		defer collector.Unlock()
 		if collector.runs--; collector.runs == 0 {
-			debug.SetGCPercent(collector.gcPercent)
+			collector.resume()
 			debug.SetMemoryLimit(collector.memLimit)
 		}
 	}

@@ -37,7 +37,21 @@ type Transformer struct {
 
 type builder struct {
 	newHelpers func() *resmap.PluginHelpers
+	// keepConfig records each transformer's YAML configuration (for
+	// provenance); without it, plugins that take plain values are
+	// configured without the YAML round trip.
+	keepConfig bool
 	out        []Transformer
+}
+
+// addConfigured adds p, already configured with the values config holds;
+// only when the configuration is kept does it go through YAML like add.
+func (b *builder) addConfigured(kind string, p resmap.TransformerPlugin, config interface{}) error {
+	if b.keepConfig {
+		return b.add(kind, p, config)
+	}
+	b.out = append(b.out, Transformer{Kind: kind, Field: kind, Transformer: p})
+	return nil
 }
 
 func (b *builder) add(kind string, p resmap.TransformerPlugin, config interface{}) error {
@@ -66,13 +80,16 @@ func (b *builder) addField(kind, field string, p resmap.TransformerPlugin, confi
 // Builtins returns the transformers declared by the fields of k, configured
 // with the field specs in cfg.
 func Builtins(k *types.Kustomization, cfg *fieldspec.Config, h *resmap.PluginHelpers) ([]Transformer, error) {
-	return BuiltinsEach(k, cfg, func() *resmap.PluginHelpers { return h })
+	return builtinsWith(&builder{newHelpers: func() *resmap.PluginHelpers { return h }}, k, cfg)
 }
 
 // BuiltinsEach is Builtins with helpers made by newHelpers for each
-// transformer that reads files.
+// transformer that reads files, and every configuration kept (Config).
 func BuiltinsEach(k *types.Kustomization, cfg *fieldspec.Config, newHelpers func() *resmap.PluginHelpers) ([]Transformer, error) {
-	b := &builder{newHelpers: newHelpers}
+	return builtinsWith(&builder{newHelpers: newHelpers, keepConfig: true}, k, cfg)
+}
+
+func builtinsWith(b *builder, k *types.Kustomization, cfg *fieldspec.Config) ([]Transformer, error) {
 	steps := []func(*builder, *types.Kustomization, *fieldspec.Config) error{
 		patchesStrategicMerge, patches, namespaceStep, prefix, suffix, labels,
 		annotations, patchesJSON6902, replicas, images, replacements,
@@ -199,18 +216,24 @@ func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 		if err != nil {
 			return fmt.Errorf("failed to merge labels: %w", err)
 		}
-		if err := b.add("LabelTransformer", builtins.NewLabelTransformerPlugin(), labelConfig{l.Pairs, fss}); err != nil {
+		if err := addLabels(b, l.Pairs, fss); err != nil {
 			return err
 		}
 	}
-	return b.add("LabelTransformer", builtins.NewLabelTransformerPlugin(), labelConfig{k.CommonLabels, cfg.CommonLabels})
+	return addLabels(b, k.CommonLabels, cfg.CommonLabels)
+}
+
+func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error {
+	p := &builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}
+	return b.addConfigured("LabelTransformer", p, labelConfig{pairs, fss})
 }
 
 func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if len(k.CommonAnnotations) == 0 {
 		return nil
 	}
-	return b.add("AnnotationsTransformer", builtins.NewAnnotationsTransformerPlugin(), struct {
+	p := &builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}
+	return b.addConfigured("AnnotationsTransformer", p, struct {
 		Annotations map[string]string
 		FieldSpecs  []types.FieldSpec
 	}{k.CommonAnnotations, cfg.CommonAnnotations})
@@ -235,8 +258,16 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 }
 
 func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
+	if !b.keepConfig && len(k.Replicas) > 0 {
+		b.out = append(b.out, Transformer{
+			Kind: "ReplicaCountTransformer", Field: "ReplicaCountTransformer", Steps: len(k.Replicas),
+			Transformer: newReplicaCounts(k.Replicas, cfg.Replicas),
+		})
+		return nil
+	}
 	for _, r := range k.Replicas {
-		err := b.add("ReplicaCountTransformer", builtins.NewReplicaCountTransformerPlugin(), struct {
+		p := &builtins.ReplicaCountTransformerPlugin{Replica: r, FieldSpecs: cfg.Replicas}
+		err := b.addConfigured("ReplicaCountTransformer", p, struct {
 			Replica    types.Replica
 			FieldSpecs []types.FieldSpec
 		}{r, cfg.Replicas})

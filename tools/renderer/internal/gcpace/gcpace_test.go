@@ -1,0 +1,61 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+const mb = 1 << 20
+
+func TestPercent(t *testing.T) {
+	for _, c := range []struct {
+		live, min uint64
+		want      int
+	}{
+		{0, 128 * mb, 3200},       // runtime minimum 4 MB x 32 = 128 MB
+		{1 * mb, 128 * mb, 3200},  // 128x live would be 12700: capped likewise
+		{8 * mb, 128 * mb, 1500},  // 8 MB x 16 = 128 MB
+		{32 * mb, 128 * mb, 300},  // 32 MB x 4
+		{63 * mb, 128 * mb, 103},  // just under 2x
+		{64 * mb, 128 * mb, 100},  // 2x live reaches the target
+		{500 * mb, 128 * mb, 100}, // far above: GOGC=100
+		{10 * mb, 4 * mb, 100},    // a target below 2x live changes nothing
+	} {
+		if got := Percent(c.live, c.min); got != c.want {
+			t.Errorf("Percent(%d MB, %d MB) = %d, want %d", c.live/mb, c.min/mb, got, c.want)
+		}
+	}
+}
+
+// TestPauseResume: Pause turns collection off through nested calls, and
+// the last resume restores pacing.
+func TestPauseResume(t *testing.T) {
+	if Percent(0, 1) != 100 {
+		t.Fatal("Percent(0, 1) should not raise GOGC")
+	}
+	t.Setenv("GOGC", "") // Start ignores an empty GOGC
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	Start(256 * mb)
+	runtime.GC()
+	paced := debug.SetGCPercent(-2) // read (any negative turns it off)
+	debug.SetGCPercent(paced)
+	if paced <= 100 {
+		t.Fatalf("GOGC after Start(256 MB) = %d, want above 100 with a small heap", paced)
+	}
+	r1 := Pause()
+	r2 := Pause()
+	if got := debug.SetGCPercent(-1); got >= 0 {
+		t.Errorf("GOGC while paused = %d, want off", got)
+	}
+	runtime.GC() // the finalizer runs and must not turn pacing back on
+	r2()
+	if got := debug.SetGCPercent(-1); got >= 0 {
+		t.Errorf("GOGC after the inner resume = %d, want off", got)
+	}
+	r1()
+	if got := debug.SetGCPercent(paced); got <= 100 {
+		t.Errorf("GOGC after the last resume = %d, want paced again", got)
+	}
+}
