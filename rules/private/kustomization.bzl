@@ -257,15 +257,13 @@ def _krm_kustomization_impl(ctx):
         function_entries.extend(d.functions)
     if openapi:
         for o in owners.to_list():
-            function_entries.extend(o.functions)
-    functions = _functions(ctx, function_entries)
-    if openapi:
-        for o in owners.to_list():
             if o.images and o.label != ctx.label:
                 fail(("images of %s cannot apply when %s renders it from its sources (its tree sets " +
                       "openapi): pin the images on %s instead") % (label_string(o.label), label, label), attr = "deps")
+            function_entries.extend(o.functions)
         srcs, bases, components = sources, depset(), owners
         dep_inputs, dep_origins_inputs = depset(), depset()
+    functions = _functions(ctx, function_entries)
 
     if kind == COMPONENT and ctx.attr.images:
         fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")

@@ -266,10 +266,8 @@ func Decode(data []byte) (*Snapshot, error) {
 	}
 	if h.OpenAPI != nil {
 		// A render from snapshots refuses it (accumulate.ErrOpenAPISnapshot).
+		// Only that it is set and by whom: the schema is never applied.
 		acc.OpenAPI = &accumulate.OpenAPISetting{Settings: h.OpenAPI.Settings, Label: h.Label}
-		if h.OpenAPI.Schema != "" {
-			acc.OpenAPI.Schema = []byte(h.OpenAPI.Schema)
-		}
 	}
 	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
 		return nil, err
