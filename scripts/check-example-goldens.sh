@@ -51,7 +51,7 @@ trap 'rm -rf "$tmp" "$stripped" "$images"' EXIT
 # for krm build.
 images_tree() {
   local src=examples/images dest=$1
-  cp -r "$src/base" "$src/prod" "$dest/"
+  cp -r "$src/base" "$src/prod" "$src/openapi" "$dest/"
   {
     echo "- name: frontend"
     echo "  digest: sha256:$(sha256sum "$src/images/frontend.txt" | cut -d' ' -f1)"

@@ -74,16 +74,18 @@ def _is_word(s):
 def _split_names(names):
     return [n for n in names.split(" ") if n]
 
-def pinned_images(ctx, label_string):
+def pinned_images(ctx, dir, label_string):
     """The images a kustomization's render action pins: its `images` attribute, checked.
 
     Args:
       ctx: the rule context of a `krm_kustomization_rule`.
+      dir: the kustomization's directory, as the render action sees it.
       label_string: formats a label for messages.
 
     Returns:
-      struct(args, inputs): the `--image` flags of `krm render` (sorted by image name) and
-      the files they read.
+      struct(args, dir_args, inputs): the `--image` flags of `krm render` (sorted by image
+      name), the same scoped to the kustomization's directory `dir` (for a parent that renders
+      it from its sources), and the files they read.
     """
     by_name = {}
     for target, names in ctx.attr.images.items():
@@ -111,6 +113,7 @@ def pinned_images(ctx, label_string):
                 ), attr = "images")
             by_name[name] = info
     args = []
+    dir_args = []
     inputs = []
     for name in sorted(by_name.keys()):
         info = by_name[name]
@@ -121,8 +124,10 @@ def pinned_images(ctx, label_string):
         if info.repository_file:
             flag += ",newNameFile=" + info.repository_file.path
             inputs.append(info.repository_file)
-        args.append(flag + ",source=" + label_string(info.digest_label))
-    return struct(args = args, inputs = inputs)
+        source = ",source=" + label_string(info.digest_label)
+        args.append(flag + source)
+        dir_args.append(flag + ",dir=" + dir + source)
+    return struct(args = args, dir_args = dir_args, inputs = inputs)
 
 IMAGES_ATTR = attr.label_keyed_string_dict(
     doc = "Images pinned by digest from the build: a target maps to the image name(s) the manifests write (`frontend`, matched as kustomize matches `images[].name`; several separated by spaces). The target is either one whose single file holds the digest (`sha256:...`, such as rules_oci's `<oci_image>.digest` or a genrule), or a `krm_image` that adds a new name. The render action appends a kustomize `images` entry `{name, digest[, newName]}` per name, sorted by name, after the kustomization file's own `images`: the output is what `kustomize build` prints with those entries written at the end of the file. Built in the target configuration. Not allowed on a `Component`. (The `krm_kustomization` macro takes the inverse mapping, name to target.)",

@@ -244,8 +244,20 @@ def _krm_kustomization_impl(ctx):
     # their sources (all of them, transitively), in one action.
     openapi = ctx.attr.openapi or any([d.openapi for d in deps])
     sources = depset(ctx.files.srcs, transitive = [d.sources for d in deps])
+    if kind == COMPONENT and ctx.attr.images:
+        fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
+    images = pinned_images(ctx, dir, label_string)
+
+    # Each kustomization of the tree, with what a parent rendering it from its sources
+    # passes for it: its exec functions and its pinned images (scoped to its directory).
     owners = depset(
-        [struct(dir = dir, label = ctx.label, images = bool(ctx.attr.images), functions = tuple(own_functions))],
+        [struct(
+            dir = dir,
+            label = ctx.label,
+            image_args = tuple(images.dir_args),
+            image_files = tuple(images.inputs),
+            functions = tuple(own_functions),
+        )],
         transitive = [d.owners for d in deps],
     )
 
@@ -255,18 +267,17 @@ def _krm_kustomization_impl(ctx):
     function_entries = list(own_functions)
     for d in deps:
         function_entries.extend(d.functions)
+    image_args, image_files = list(images.args), list(images.inputs)
     if openapi:
         for o in owners.to_list():
-            if o.images and o.label != ctx.label:
-                fail(("images of %s cannot apply when %s renders it from its sources (its tree sets " +
-                      "openapi): pin the images on %s instead") % (label_string(o.label), label, label), attr = "deps")
             function_entries.extend(o.functions)
+            if o.label != ctx.label:
+                # A base's pins, appended to its own kustomization as its target does.
+                image_args.extend(o.image_args)
+                image_files.extend(o.image_files)
         srcs, bases, components = sources, depset(), owners
         dep_inputs, dep_origins_inputs = depset(), depset()
     functions = _functions(ctx, function_entries)
-
-    if kind == COMPONENT and ctx.attr.images:
-        fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
 
     snapshot = ctx.actions.declare_file(ctx.label.name + ".krmsnap")
 
@@ -292,7 +303,6 @@ def _krm_kustomization_impl(ctx):
                     label_string(base.label),
                 ), attr = "provenance")
 
-    images = pinned_images(ctx, label_string)
     render, render_origins = [
         struct(
             ctx = ctx,
@@ -304,9 +314,9 @@ def _krm_kustomization_impl(ctx):
             functions = functions,
             components = components,
             provenance = render_provenance,
-            images = images.args,
-            image_files = images.inputs,
-            inputs = depset(images.inputs, transitive = [srcs, inputs]),
+            images = image_args,
+            image_files = image_files,
+            inputs = depset(image_files, transitive = [srcs, inputs]),
             owners = owners if openapi else None,
         )
         for origins, inputs in [(False, dep_inputs), (True, dep_origins_inputs)]

@@ -36,7 +36,7 @@ which: the renderer reads the snapshot's header.""",
         "provenance_manifest": "File or None: `<name>.provenance.json` when the target renders with provenance; None otherwise.",
         "openapi": "bool: whether this kustomization or one in its tree sets `openapi` (the `openapi` attribute, transitively): the kustomizations including it then render their bases from sources.",
         "sources": "depset of File: its `srcs` and those of its deps, transitively: what a kustomization rendering its bases from sources reads.",
-        "owners": "depset of struct(dir, label, images, functions): this kustomization and those of its deps, transitively (`images`: whether the target pins images; `functions`: the entries of its own `functions`, as in the `functions` field), for `--owner`, `--label-map` and `--function` when rendering bases from sources.",
+        "owners": "depset of struct(dir, label, image_args, image_files, functions): this kustomization and those of its deps, transitively (`image_args`: its `--image` flags scoped to its directory, `image_files`: the files they read; `functions`: the entries of its own `functions`, as in the `functions` field), for `--owner`, `--label-map` and `--function` when rendering bases from sources.",
     },
 )
 

@@ -45,10 +45,10 @@ func readImagesExample(t *testing.T) imagesExample {
 	}
 }
 
-// copyTree copies the files of examples/images/{base,prod} under dst.
+// copyImagesTree copies the kustomizations of examples/images under dst.
 func copyImagesTree(t *testing.T, dst string) {
 	t.Helper()
-	for _, sub := range []string{"base", "prod"} {
+	for _, sub := range []string{"base", "prod", "openapi"} {
 		entries, err := os.ReadDir(filepath.Join(imagesDir, sub))
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +101,7 @@ func TestImagesExample(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"base", "prod"} {
+	for _, name := range []string{"base", "prod", "openapi"} {
 		code, out, stderr := runCLI("build", filepath.Join(written, name))
 		if code != 0 {
 			t.Fatalf("krm build %s with the entries written: exit %d: %s", name, code, stderr)
@@ -149,6 +149,31 @@ func TestImagesExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	imagesGolden(t, "prod", string(b))
+
+	// openapi sets a schema: it renders base from its sources (as the rule's openapi
+	// attribute makes it), with base's pins scoped to base's directory.
+	var scoped []string
+	for _, f := range flags {
+		name, source, _ := strings.Cut(f, ",source=")
+		scoped = append(scoped, name+",dir="+filepath.Join(tree, "base")+",source="+source)
+	}
+	manifests = filepath.Join(files, "openapi.yaml")
+	args = append([]string{"render", filepath.Join(tree, "openapi"), "--snapshot", filepath.Join(files, "openapi.krmsnap"),
+		"--manifests", manifests, "--hermetic", "--bases-from-sources"}, scoped...)
+	if code, _, stderr := runCLI(args...); code != 0 {
+		t.Fatalf("krm render openapi --bases-from-sources: exit %d: %s", code, stderr)
+	}
+	if b, err = os.ReadFile(manifests); err != nil {
+		t.Fatal(err)
+	}
+	imagesGolden(t, "openapi", string(b))
+
+	// A pin for a directory the build does not read from its sources is an error.
+	args = append([]string{"render", filepath.Join(tree, "prod"), "--manifests", manifests, "--hermetic",
+		"--dep", filepath.Join(tree, "base") + "=" + snap}, scoped[0])
+	if code, _, stderr := runCLI(args...); code == 0 || !strings.Contains(stderr, "the build reads no kustomization from its sources in") {
+		t.Errorf("krm render prod with a pin for base read from its snapshot: exit %d, stderr %q; want an error", code, stderr)
+	}
 }
 
 // TestImagesProvenance checks that the provenance manifest names the source

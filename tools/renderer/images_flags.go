@@ -13,7 +13,8 @@ const imageFlag = "image"
 func addImageFlag(fs *pflag.FlagSet) {
 	fs.StringArray(imageFlag, nil, "name=NAME,digest=sha256:...[,newName=NAME][,newTag=TAG]: append this entry to the kustomization's images "+
 		"(as if written at the end of its kustomization file); digestFile=FILE and newNameFile=FILE read the digest "+
-		"or new name from a file, source=LABEL names it in errors and provenance (repeatable, applied in order)")
+		"or new name from a file, dir=DIR appends it to the kustomization in DIR (a base read from its sources) instead, "+
+		"source=LABEL names it in errors and provenance (repeatable, applied in order)")
 }
 
 // imageSpecs parses the --image flags.

@@ -41,7 +41,8 @@ Run 'krm help COMMAND' for the flags of a command.
 const buildUsage = `Usage: krm build DIR [flags]
 
 Renders the kustomization in DIR (default ".") and prints the YAML stream on
-stdout, or writes it to the file given by -o. Same output as 'kustomize build DIR'.
+stdout, or writes it to the file given by -o (an existing directory: a file per
+object). Same output and flags as 'kustomize build DIR'.
 Remote bases and resources (URLs, git) are refused: builds never use the network.
 On error krm prints the error on stderr, exits 1 and leaves no output file.
 With --provenance every object also carries its origin, the transformers that
@@ -156,7 +157,7 @@ func dirMap(flag, want string, values []string) (map[string]string, error) {
 func buildFlags(stderr io.Writer) *buildOptions {
 	o := &buildOptions{fs: pflag.NewFlagSet("build", pflag.ContinueOnError)}
 	o.fs.SetOutput(stderr)
-	o.fs.StringVarP(&o.output, "output", "o", "", "write the manifests to this file instead of stdout")
+	o.fs.StringVarP(&o.output, "output", "o", "", "write the manifests to this file instead of stdout; to an existing directory, one file per object named as kustomize names them (GROUP_VERSION_KIND_NAME.yaml)")
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly,
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
 	o.prov.register(o.fs)

@@ -52,6 +52,10 @@ type Env struct {
 	// helmFree holds the base directories with no helmCharts in their
 	// subtree (ScanTree).
 	helmFree map[string]bool
+	// Configure, when set, is called with each kustomization file read (its
+	// absolute directory) before it is accumulated: the build appends the
+	// images it pins there.
+	Configure func(root string, k *load.Kustomization)
 	// Prov records provenance; nil (the default) records nothing.
 	Prov *provenance.Tracker
 	// openAPI is the first openapi setting met in this build.
@@ -84,6 +88,9 @@ func NewTarget(env *Env, ldr *load.Loader) (*Target, error) {
 	k, err := load.ReadKustomization(ldr, os.Stderr)
 	if err != nil {
 		return nil, err
+	}
+	if env.Configure != nil {
+		env.Configure(ldr.Root(), k)
 	}
 	return &Target{env: env, ldr: ldr, kust: k}, nil
 }

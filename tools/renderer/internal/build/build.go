@@ -75,7 +75,8 @@ type Options struct {
 	// and --enable-managedby-label flags (see emit.Options).
 	Reorder        string
 	ManagedByLabel bool
-	// Images are appended to the top kustomization's `images` (krm --image).
+	// Images are appended to the `images` of the top kustomization, or of
+	// the base in their Dir (krm --image).
 	Images []images.Spec
 	// Helm configures helmCharts as kustomize's --enable-helm and --helm-*
 	// flags do; charts are rendered in-process, so Command is not used.
@@ -195,6 +196,13 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		}
 		env.Owners[abs] = label
 	}
+	pins, err := newImagePins(fsys, ldr.Root(), opts.Images, env.Prov)
+	if err != nil {
+		return nil, err
+	}
+	if pins != nil {
+		env.Configure = pins.configure
+	}
 	switch {
 	case opts.BasesFromSources:
 	case opts.Prebuilt != nil:
@@ -218,9 +226,6 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 			return renderComponent(t, in, opts)
 		}
 	}
-	if err := pinImages(fsys, t, env, opts.Images); err != nil {
-		return nil, err
-	}
 	usesOpenAPI := env.ScanTree(ldr)
 	if nesting == 0 {
 		// Only an outermost build starts from a fresh schema; a build nested
@@ -243,6 +248,11 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	acc, err := t.Accumulate()
 	if err != nil {
 		return nil, err
+	}
+	if pins != nil {
+		if err := pins.checkUsed(); err != nil {
+			return nil, err
+		}
 	}
 	res = &Result{}
 	if withSnapshot {

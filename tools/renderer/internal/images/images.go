@@ -1,7 +1,7 @@
 // Package images turns the images a build pins (`--image` of krm build and
 // krm render) into kustomize `images` entries. The entries are appended to
-// the top kustomization's own, so the effect is exactly that of writing
-// them at the end of its kustomization file's `images`.
+// a kustomization's own (the top's, or with `dir=` a base's), so the effect
+// is exactly that of writing them at the end of its file's `images`.
 package images
 
 import (
@@ -29,6 +29,10 @@ type Spec struct {
 	// Source names where the digest comes from (a Bazel label), in errors and
 	// in provenance.
 	Source string
+	// Dir is the directory of the kustomization the entry belongs to; empty
+	// means the one being rendered. A base's pins apply when the build reads
+	// that base from its sources (a tree that sets openapi, under Bazel).
+	Dir string
 }
 
 // Resolved is a Spec with its files read: the kustomize entry, and where its
@@ -36,20 +40,21 @@ type Spec struct {
 type Resolved struct {
 	Image  types.Image
 	Source string
+	Dir    string
 }
 
 // keys are the flag's keys, as kustomize spells the entry's fields, plus the
 // file forms and the source.
-var keys = []string{"name", "newName", "newTag", "digest", "digestFile", "newNameFile", "source"}
+var keys = []string{"name", "newName", "newTag", "digest", "digestFile", "newNameFile", "dir", "source"}
 
 // Parse reads a flag value `name=NAME,digest=sha256:...,newName=...` (keys:
-// name, newName, newTag, digest, digestFile, newNameFile, source). `source`
+// name, newName, newTag, digest, digestFile, newNameFile, dir, source). `source`
 // comes last and takes the rest of the value: labels may hold commas.
 func Parse(value string) (Spec, error) {
 	var s Spec
 	fields := map[string]*string{
 		"name": &s.Name, "newName": &s.NewName, "newTag": &s.NewTag, "digest": &s.Digest,
-		"digestFile": &s.DigestFile, "newNameFile": &s.NewNameFile, "source": &s.Source,
+		"digestFile": &s.DigestFile, "newNameFile": &s.NewNameFile, "dir": &s.Dir, "source": &s.Source,
 	}
 	rest := value
 	for rest != "" {
@@ -114,7 +119,7 @@ func Resolve(fsys filesys.FileSystem, specs []Spec) ([]Resolved, error) {
 			}
 			img.NewName = n
 		}
-		out = append(out, Resolved{Image: img, Source: s.Source})
+		out = append(out, Resolved{Image: img, Source: s.Source, Dir: s.Dir})
 	}
 	return out, nil
 }

@@ -20,6 +20,13 @@ func TestParse(t *testing.T) {
 	if got != want {
 		t.Errorf("Parse = %+v, want %+v", got, want)
 	}
+	got, err = Parse("name=app,digest=" + digestA + ",dir=deploy/base,source=//deploy:app.digest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Spec{Name: "app", Digest: digestA, Dir: "deploy/base", Source: "//deploy:app.digest"}); got != want {
+		t.Errorf("Parse = %+v, want %+v", got, want)
+	}
 	for value, msg := range map[string]string{
 		"digest=" + digestA:                       "name is missing",
 		"name=a,digest=x,digestFile=f":            "give digest or digestFile, not both",

@@ -163,10 +163,9 @@ type Tracker struct {
 	fps     map[*resource.Resource]uint64
 	refs    map[*resource.Resource][]*resource.Resource
 	vars    map[*resource.Resource][]varUse
-	// pinned are the images the build appended to the `images` of the
-	// kustomization file pinnedIn (workspace-relative).
-	pinned   []PinnedImage
-	pinnedIn string
+	// pinned are the images the build appended to the `images` of
+	// kustomization files, by file (workspace-relative).
+	pinned map[string][]PinnedImage
 }
 
 // PinnedImage is an `images` entry the build appended (krm --image) and
@@ -182,7 +181,10 @@ type PinnedImage struct {
 // file kustFile (absolute): the ImageTagTransformer step it configures
 // lists them.
 func (t *Tracker) PinImages(kustFile string, imgs []PinnedImage) {
-	t.pinned, t.pinnedIn = imgs, t.Rel(kustFile)
+	if t.pinned == nil {
+		t.pinned = map[string][]PinnedImage{}
+	}
+	t.pinned[t.Rel(kustFile)] = imgs
 }
 
 // New returns a tracker reading files (for hashes) from fs.
@@ -285,8 +287,8 @@ func (t *Tracker) NewStep(kind, name string, configuredIn *File, label string, o
 		ConfigSha256: sha(config), Generator: generator,
 		DataCarrying: generator || !builtin || !metadataOnly[kind],
 	}
-	if kind == "ImageTagTransformer" && builtin && configuredIn != nil && configuredIn.Path == t.pinnedIn {
-		s.Images = t.pinned
+	if kind == "ImageTagTransformer" && builtin && configuredIn != nil {
+		s.Images = t.pinned[configuredIn.Path]
 	}
 	return s
 }
