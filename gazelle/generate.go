@@ -56,6 +56,9 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		if rd.openapi {
 			r.SetAttr("openapi", true)
 		}
+		if rd.helmInheritsNamespace {
+			r.SetAttr("helm_inherits_namespace", true)
+		}
 		if args.File == nil || !args.File.HasDefaultVisibility() {
 			r.SetAttr("visibility", kc.visibility)
 		}

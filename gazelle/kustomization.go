@@ -37,6 +37,10 @@ type reads struct {
 	// openapi is set when the file sets openapi: the targets whose tree includes it render
 	// their bases from sources (openapi = True).
 	openapi bool
+	// helmInheritsNamespace is set when a helmCharts entry has no namespace and the file
+	// sets none: the chart gets the namespace of the kustomization including it, so the
+	// targets including it render it from sources (helm_inherits_namespace = True).
+	helmInheritsNamespace bool
 	// files are existing regular files, the kustomization file included; sorted.
 	files []string
 	// dirs are directories holding a kustomization (bases, components, directories of
@@ -79,6 +83,9 @@ func readKustomization(root, dir, name string) reads {
 	r.files[r.file] = true
 	r.read(&k)
 	out := reads{kind: k.Kind, buildMetadata: len(k.BuildMetadata) != 0, openapi: len(k.OpenAPI) != 0, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
+	for _, c := range k.HelmCharts {
+		out.helmInheritsNamespace = out.helmInheritsNamespace || (c.Namespace == "" && k.Namespace == "")
+	}
 	if k.Kind == componentKind {
 		out.standalone = r.buildsAlone(&k)
 	}

@@ -36,7 +36,7 @@ func (*krmLang) Kinds() map[string]rule.KindInfo {
 	return map[string]rule.KindInfo{
 		kustomizationKind: {
 			NonEmptyAttrs:  map[string]bool{"srcs": true, "deps": true},
-			MergeableAttrs: map[string]bool{"srcs": true, "dir": true, "kind": true, "load_restrictor": true, "build_metadata": true, "openapi": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "dir": true, "kind": true, "load_restrictor": true, "build_metadata": true, "openapi": true, "helm_inherits_namespace": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
 		exportsKind: {

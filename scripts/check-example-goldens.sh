@@ -15,7 +15,7 @@
 # examples/images pins images from the build (krm_kustomization's `images`): its goldens are
 # compared with kustomize's output for a copy whose base/kustomization.yaml ends with the
 # equivalent entries (images_tree below).
-# examples/helm inflates a chart: kustomize runs with --enable-helm and the pinned helm
+# examples/helm and rules/tests/helm inflate charts: kustomize runs with --enable-helm and the pinned helm
 # v3.22.0 ($HELM, else .bin/helm, installed if missing; the differential suite pins the same).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -79,7 +79,7 @@ while IFS= read -r -d '' golden; do
     expected=$stripped
   fi
   flags=()
-  [[ $golden == examples/helm/* ]] && flags=(--enable-helm --helm-command "$HELM")
+  [[ $golden == examples/helm/* || $golden == rules/tests/helm/* ]] && flags=(--enable-helm --helm-command "$HELM")
   if ! "$KUSTOMIZE" build "${flags[@]}" "$dir" >"$tmp"; then
     echo "FAIL: kustomize build $dir failed" >&2
     failed=$((failed + 1))

@@ -102,6 +102,11 @@ expect_failure //rules/tests/images:two_file_digest \
   "images of //rules/tests/images:two_file_digest: //rules/tests/images:two_files must yield one file holding the image digest (sha256:...), it yields 2"
 expect_failure //rules/tests/images:component \
   "images of //rules/tests/images:component: a Component cannot pin images"
+# A chart inheriting the including kustomization's namespace, read from a snapshot: the
+# error names the attribute that makes the parents render it from sources.
+expect_failure //rules/tests/helm:team_missing_attribute \
+  "base '../shared' inflates a helm chart without a namespace; kustomize gives it the namespace \"team-a\"" \
+  'set helm_inherits_namespace = True on the krm_kustomization whose file has that helmCharts entry'
 # A tree that sets openapi renders bad_digest from its sources, with bad_digest's pins.
 expect_failure //rules/tests/images:openapi 'image app: digest file bazel-out/' \
   '/rules/tests/images/latest.digest (from //rules/tests/images:latest_digest): "latest" is not an image digest'

@@ -171,7 +171,7 @@ def _run_render(r, mnemonic, message, outputs, flags):
     """Runs `krm render` for the kustomization r (a struct made by the implementation)."""
     args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.origins, r.functions, r.components, r.provenance)
     if r.owners:
-        # The bases are rendered from their sources (the openapi attribute).
+        # The bases are rendered from their sources (the openapi or helm_inherits_namespace attributes).
         args[0].add("--bases-from-sources")
         args[0].add_all(r.owners, map_each = _owner_flag)
     args[0].add_all(r.images)
@@ -243,6 +243,11 @@ def _krm_kustomization_impl(ctx):
     # which a base's snapshot cannot know: a tree that sets one renders its bases from
     # their sources (all of them, transitively), in one action.
     openapi = ctx.attr.openapi or any([d.openapi for d in deps])
+
+    # Likewise kustomize gives a helm chart without a namespace the namespace of the
+    # kustomization including it: parents of such a kustomization render it from sources.
+    helm_inherits_namespace = ctx.attr.helm_inherits_namespace or any([d.helm_inherits_namespace for d in deps])
+    from_sources = openapi or any([d.helm_inherits_namespace for d in deps])
     sources = depset(ctx.files.srcs, transitive = [d.sources for d in deps])
     if kind == COMPONENT and ctx.attr.images:
         fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
@@ -268,7 +273,7 @@ def _krm_kustomization_impl(ctx):
     for d in deps:
         function_entries.extend(d.functions)
     image_args, image_files = list(images.args), list(images.inputs)
-    if openapi:
+    if from_sources:
         for o in owners.to_list():
             function_entries.extend(o.functions)
             if o.label != ctx.label:
@@ -317,7 +322,7 @@ def _krm_kustomization_impl(ctx):
             images = image_args,
             image_files = image_files,
             inputs = depset(image_files, transitive = [srcs, inputs]),
-            owners = owners if openapi else None,
+            owners = owners if from_sources else None,
         )
         for origins, inputs in [(False, dep_inputs), (True, dep_origins_inputs)]
     ]
@@ -369,6 +374,7 @@ def _krm_kustomization_impl(ctx):
         provenance = provenance,
         provenance_manifest = provenance_manifest,
         openapi = openapi,
+        helm_inherits_namespace = helm_inherits_namespace,
         sources = sources,
         owners = owners,
     )
@@ -464,6 +470,10 @@ outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
             doc = "Set when the kustomization file sets `openapi` (Gazelle sets it). kustomize applies the first schema it meets to everything it renders after it: sibling bases listed later, and from the top every base. A base's snapshot cannot know which schema its parents apply, so every kustomization whose tree sets `openapi` (this one, or a dep's, transitively) renders its bases from their sources in its own actions, which then read the `srcs` of all its deps transitively. The render fails, naming this attribute, when a tree sets `openapi` and it is not set.",
             default = False,
         ),
+        "helm_inherits_namespace": attr.bool(
+            doc = "Set when the kustomization file has a `helmCharts` entry without `namespace` and sets no `namespace` itself (Gazelle sets it). kustomize gives such a chart the namespace of the nearest kustomization including it that sets one, which this target's snapshot cannot know, so every kustomization including it (transitively) renders its bases from their sources, as for `openapi`. The render fails, naming this attribute, when such a chart is read from a snapshot under a namespace.",
+            default = False,
+        ),
         "images": IMAGES_ATTR,
         "stamp": STAMP_ATTR,
         "_stamp_flag": STAMP_FLAG_ATTR,
@@ -484,7 +494,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, openapi = False, images = {}, stamp = -1, **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, openapi = False, helm_inherits_namespace = False, images = {}, stamp = -1, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -511,6 +521,9 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         (Gazelle sets it): the bases are then read from their snapshots with origins.
       openapi: set when the kustomization file sets `openapi` (Gazelle sets it): every
         kustomization whose tree sets it renders its bases from their sources.
+      helm_inherits_namespace: set when the kustomization file has a `helmCharts` entry
+        without `namespace` and sets no `namespace` (Gazelle sets it): the kustomizations
+        including it render it from its sources, so the chart gets their namespace.
       images: dict from an image name as the manifests write it (`frontend`) to the target
         yielding its digest (a file holding `sha256:...`, such as rules_oci's
         `<oci_image>.digest`) or to a `krm_image` (digest and new name). Appended to the
@@ -531,6 +544,7 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         provenance = provenance,
         build_metadata = build_metadata,
         openapi = openapi,
+        helm_inherits_namespace = helm_inherits_namespace,
         images = invert_images(images),
         stamp = stamp,
         **kwargs

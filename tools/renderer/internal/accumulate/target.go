@@ -60,6 +60,8 @@ type Env struct {
 	Prov *provenance.Tracker
 	// openAPI is the first openapi setting met in this build.
 	openAPI *OpenAPISetting
+	// baseInheritsHelmNamespace: see ScanTree.
+	baseInheritsHelmNamespace bool
 }
 
 // Prebuilt looks up the rendered accumulation of a base directory.
@@ -475,9 +477,14 @@ func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, 
 		return nil, fmt.Errorf("expected kind != '%s' for path '%s'", types.ComponentKind, dir)
 	}
 	if pre.HelmUnnamespaced && t.subHelmNamespace() != "" {
+		hint := "render the bases from sources (krm render --bases-from-sources)"
+		if t.env.Label != "" {
+			hint = "set helm_inherits_namespace = True on the krm_kustomization whose file has that helmCharts entry " +
+				"(Gazelle does; the targets including it then render it from its sources)"
+		}
 		return nil, fmt.Errorf("base '%s' inflates a helm chart without a namespace; kustomize gives it the namespace %q "+
-			"of the kustomization that includes it, which a base rendered on its own cannot know: "+
-			"set namespace on the helmCharts entry (or on the base's kustomization)", path, t.subHelmNamespace())
+			"of the kustomization that includes it, which a base rendered on its own cannot know: %s, "+
+			"or set namespace on the helmCharts entry", path, t.subHelmNamespace(), hint)
 	}
 	if t.origin != nil {
 		if !pre.Origins {

@@ -8,7 +8,9 @@ import (
 
 // ScanTree reads the kustomization tree under ldr once before a build: it
 // counts base uses (for memoization) and reports whether any kustomization
-// sets `openapi`.
+// sets `openapi`. It also records whether a kustomization below the top
+// inflates a helm chart that inherits its namespace from an including
+// kustomization (BaseInheritsHelmNamespace).
 //
 // CountBaseUses predicts how many times each base directory will be looked
 // up when the kustomization in ldr is accumulated with memoization: once per
@@ -37,6 +39,9 @@ func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 		}
 		if len(k.OpenAPI) > 0 {
 			usesOpenAPI = true
+		}
+		if depth > 0 && InheritsHelmNamespace(k) {
+			e.baseInheritsHelmNamespace = true
 		}
 		helmFree = len(k.HelmCharts) == 0
 		var dirs []string
@@ -77,3 +82,23 @@ func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 	visit(ldr, 0)
 	return usesOpenAPI
 }
+
+// InheritsHelmNamespace reports whether k has a helmCharts entry without a
+// namespace and sets none itself: kustomize gives such a chart the namespace
+// of the nearest including kustomization that sets one, which a base
+// rendered alone into a snapshot cannot know.
+func InheritsHelmNamespace(k *load.Kustomization) bool {
+	if k.Namespace != "" {
+		return false
+	}
+	for _, c := range k.HelmCharts {
+		if c.Namespace == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// BaseInheritsHelmNamespace reports whether ScanTree met a base or
+// component whose chart inherits the namespace (InheritsHelmNamespace).
+func (e *Env) BaseInheritsHelmNamespace() bool { return e.baseInheritsHelmNamespace }

@@ -320,11 +320,27 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 // its bases and components, transitively) sets openapi: what the rules'
 // openapi attribute says, which makes a render read bases from sources.
 func SetsOpenAPI(fsys filesys.FileSystem, dir string) (bool, error) {
+	openAPI, _, err := scanTree(fsys, dir)
+	return openAPI, err
+}
+
+// NeedsBaseSources reports whether the rules render dir's bases from their
+// sources: its tree sets openapi, or a base or component below it inflates a
+// helm chart that inherits the namespace of the kustomization including it
+// (the openapi and helm_inherits_namespace attributes, transitively).
+func NeedsBaseSources(fsys filesys.FileSystem, dir string) (bool, error) {
+	openAPI, helm, err := scanTree(fsys, dir)
+	return openAPI || helm, err
+}
+
+func scanTree(fsys filesys.FileSystem, dir string) (openAPI, baseInheritsHelmNamespace bool, err error) {
 	ldr, err := load.NewLoader(fsys, dir, load.RootOnly, nil)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	return NewEnv().ScanTree(ldr), nil
+	env := NewEnv()
+	openAPI = env.ScanTree(ldr)
+	return openAPI, env.BaseInheritsHelmNamespace(), nil
 }
 
 // prebuilt serves snapshots by absolute base directory: files named by

@@ -1,9 +1,10 @@
 // Package levels renders a kustomization the way the Bazel rules do: each
 // base on its own into a snapshot, before the parent that names it, and
 // every parent from its bases' snapshots, never from their sources (unless
-// its tree sets openapi, as the rules' openapi attribute says). Each render
-// is a build of its own, as each action is a process of its own. Tests and
-// the differential fuzzer compare that path with a one-shot build.
+// its tree sets openapi or a base's helm chart inherits the namespace, as
+// the rules' openapi and helm_inherits_namespace attributes say). Each
+// render is a build of its own, as each action is a process of its own.
+// Tests and the differential fuzzer compare that path with a one-shot build.
 package levels
 
 import (
@@ -62,7 +63,7 @@ func (c *Chain) render(dir string, base bool) (*build.Result, error) {
 	opts.Prebuilt, opts.Hermetic, opts.Label = c, true, c.label(dir)
 	// A base renders as the rule's snapshot action: only its snapshot.
 	opts.SnapshotOnly, opts.Origins = base, base && c.Origins
-	fromSources, err := build.SetsOpenAPI(c.FS, dir)
+	fromSources, err := build.NeedsBaseSources(c.FS, dir)
 	if err != nil {
 		return nil, err
 	}
