@@ -155,7 +155,7 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 	}
 	w := nodeWriter{out: head, seen: map[*kyaml.Node]int{}}
 	for _, r := range res {
-		w.out = append(w.out, "---\n"...)
+		w.out = append(w.out, objectStart...)
 		if err := w.node(r.RNode.Document()); err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", r.CurId(), err)
 		}
@@ -227,7 +227,10 @@ func Decode(data []byte) (*Snapshot, error) {
 	}
 	acc.HelmUnnamespaced = h.HelmUnnamespaced
 	acc.Origins = h.Origins
-	list := make([]*resource.Resource, 0, h.Resources)
+	if h.Resources < 0 {
+		return nil, fmt.Errorf("malformed snapshot: header says %d resources", h.Resources)
+	}
+	list := make([]*resource.Resource, 0, min(h.Resources, len(body)/len(objectStart)))
 	r := nodeReader{s: string(body)}
 	for r.pos < len(r.s) {
 		if len(list) == h.Resources {

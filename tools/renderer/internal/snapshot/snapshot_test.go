@@ -385,6 +385,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"too few resources", head(v, snapshot.Kind, 2) + cm, "malformed snapshot: header says 2 resources, found 1"},
 		{"too many resources", head(v, snapshot.Kind, 0) + cm, "malformed snapshot: header says 0 resources, found more"},
 		{"duplicate resources", head(v, snapshot.Kind, 2) + cm + cm, "malformed snapshot: may not add resource with an already registered id"},
+		{"negative resources", strings.Replace(head(v, snapshot.Kind, 0), "resources: 0", "resources: -1", 1), "header says -1 resources"},
+		{"huge resources", strings.Replace(head(v, snapshot.Kind, 0), "resources: 0", "resources: 99999999999", 1) + cm, "found 1"},
 		{"bad header field", head(v, snapshot.Kind, 0) + "vars: 3\n", "malformed snapshot header"},
 		{"YAML resource", head(v, snapshot.Kind, 1) + "---\nkind: ConfigMap\n", "malformed snapshot: resource 0: bad node kind"},
 		{"truncated", head(v, snapshot.Kind, 1) + cm[:len(cm)-4], "malformed snapshot: resource 0"},
