@@ -1,8 +1,6 @@
 package resourcemap
 
 import (
-	"fmt"
-
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -39,55 +37,4 @@ func copyNode(n *yaml.Node, seen map[*yaml.Node]*yaml.Node) *yaml.Node {
 	}
 	c.Alias = copyNode(n.Alias, seen)
 	return &c
-}
-
-// AnchorShared returns a copy of n in which each node reachable by more
-// than one path is anchored where it first appears and aliased elsewhere,
-// so that YAML text keeps the sharing; ResolveShared undoes it.
-func AnchorShared(n *yaml.Node) *yaml.Node {
-	c := copyNode(n, map[*yaml.Node]*yaml.Node{})
-	count := map[*yaml.Node]int{}
-	var walk func(*yaml.Node)
-	walk = func(n *yaml.Node) {
-		count[n]++
-		if count[n] > 1 {
-			return
-		}
-		for _, child := range n.Content {
-			walk(child)
-		}
-	}
-	walk(c)
-	anchors := map[*yaml.Node]bool{}
-	var mark func(parent *yaml.Node)
-	mark = func(parent *yaml.Node) {
-		for i, child := range parent.Content {
-			if count[child] < 2 {
-				mark(child)
-				continue
-			}
-			if !anchors[child] {
-				anchors[child] = true
-				child.Anchor = fmt.Sprintf("krm%d", len(anchors))
-				mark(child)
-				continue
-			}
-			parent.Content[i] = &yaml.Node{Kind: yaml.AliasNode, Value: child.Anchor, Alias: child}
-		}
-	}
-	mark(c)
-	return c
-}
-
-// ResolveShared replaces the aliases AnchorShared wrote by the nodes they
-// name, and drops the anchors.
-func ResolveShared(n *yaml.Node) {
-	for i, child := range n.Content {
-		if child.Kind == yaml.AliasNode && child.Alias != nil {
-			n.Content[i] = child.Alias
-			continue
-		}
-		child.Anchor = ""
-		ResolveShared(child)
-	}
 }

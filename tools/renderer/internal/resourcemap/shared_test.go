@@ -1,12 +1,10 @@
 package resourcemap
 
 import (
-	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resource"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -65,33 +63,5 @@ func TestDeepCopyKeepsSharedNodes(t *testing.T) {
 	}
 	if got := templateCache(t, r); got != "prod" {
 		t.Errorf("original: template label %q; the copy must share nothing with it", got)
-	}
-}
-
-func TestAnchorSharedRoundTrip(t *testing.T) {
-	r, shared := sharedObject(t)
-	text, err := yaml.NewRNode(AnchorShared(r.RNode.YNode())).String()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text, "cache: &krm1 prod") || !strings.Contains(text, "cache: *krm1") {
-		t.Fatalf("shared node not anchored and aliased:\n%s", text)
-	}
-	if shared.Anchor != "" {
-		t.Error("AnchorShared changed its input")
-	}
-	nodes, err := (&kio.ByteReader{OmitReaderAnnotations: true, Reader: strings.NewReader(text)}).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ResolveShared(nodes[0].YNode())
-	back := &resource.Resource{RNode: *nodes[0]}
-	plain, _ := back.RNode.String()
-	if want, _ := r.RNode.String(); plain != want {
-		t.Errorf("after the round trip:\n%s\nwant:\n%s", plain, want)
-	}
-	setMetadataCache(t, back, "true")
-	if got := templateCache(t, back); got != "true" {
-		t.Errorf("decoded: template label %q; want the sharing restored (true)", got)
 	}
 }

@@ -2,22 +2,22 @@
 // kustomization (its Accumulation) so that the kustomizations that include
 // it can continue from it without re-reading its sources.
 //
-// A snapshot is a YAML stream. The first document is the header; each
-// following document is one resource exactly as the accumulation holds it,
-// including kustomize's internal build annotations (previous names,
-// prefixes/suffixes, generator behavior, pending hash suffix) and, when
-// rendered with origins, origin annotations. Paths in origins are relative
-// to the kustomization's own directory; the consumer rebases them.
+// A snapshot is text: a YAML header, then each resource exactly as the
+// accumulation holds it, node by node (nodes.go), including kustomize's
+// internal build annotations (previous names, prefixes/suffixes, generator
+// behavior, pending hash suffix) and, when rendered with origins, origin
+// annotations. Paths in origins are relative to the kustomization's own
+// directory; the consumer rebases them.
 package snapshot
 
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 
@@ -30,7 +30,7 @@ import (
 // APIVersion and Kind identify a snapshot header; a change to the format
 // bumps the version.
 const (
-	APIVersion = "rules-krm.dev/v1alpha1"
+	APIVersion = "rules-krm.dev/v1alpha2"
 	Kind       = "KustomizationSnapshot"
 )
 
@@ -153,54 +153,14 @@ func Encode(acc *accumulate.Accumulation, h Header) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.Write(head)
+	w := nodeWriter{out: head, seen: map[*kyaml.Node]int{}}
 	for _, r := range res {
-		// Anchors keep the nodes an object shares (resourcemap.AnchorShared).
-		// Comments never reach kustomize's output: leaving them out makes a
-		// comment-only edit of a base re-run nothing above it.
-		n := resourcemap.AnchorShared(r.RNode.YNode())
-		prepare(n)
-		s, err := kyaml.NewRNode(n).String()
-		if err != nil {
+		w.out = append(w.out, objectStart...)
+		if err := w.node(r.RNode.Document()); err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", r.CurId(), err)
 		}
-		b.WriteString("---\n")
-		b.WriteString(s)
 	}
-	return b.Bytes(), nil
-}
-
-// untaggedTag marks, in a snapshot, a plain scalar that had no tag. YAML
-// text has no such thing: read back, `x:` is a null and `x: true` a bool,
-// while kyaml treats an untagged scalar (one a transformer made, such as a
-// replacement creating a field) as a string in some places (it is not
-// null for IsMissingOrNull) and by its spelling in others.
-const untaggedTag = "!krm.untagged"
-
-// prepare clears the comments of n and everything below it, and marks the
-// untagged plain scalars.
-func prepare(n *kyaml.Node) {
-	if n == nil {
-		return
-	}
-	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
-	if n.Kind == kyaml.ScalarNode && n.Tag == "" && n.Style == 0 {
-		n.Tag = untaggedTag
-	}
-	for _, c := range n.Content {
-		prepare(c)
-	}
-}
-
-// unmarkUntagged undoes prepare's marks below n.
-func unmarkUntagged(n *kyaml.Node) {
-	if n.Kind == kyaml.ScalarNode && n.Tag == untaggedTag {
-		n.Tag, n.Style = "", 0
-	}
-	for _, c := range n.Content {
-		unmarkUntagged(c)
-	}
+	return w.out, nil
 }
 
 // EncodeComponent writes the snapshot of a Component: a header carrying
@@ -214,10 +174,7 @@ func EncodeComponent(h Header) ([]byte, error) {
 
 // DecodeHeader reads the header of a snapshot (its first document) only.
 func DecodeHeader(data []byte) (*Header, error) {
-	head := data
-	if i := bytes.Index(data, []byte("\n---\n")); i >= 0 {
-		head = data[:i+1]
-	}
+	head, _ := split(data)
 	var h Header
 	if err := yaml.Unmarshal(head, &h); err != nil {
 		return nil, fmt.Errorf("malformed snapshot header: %w", err)
@@ -228,32 +185,28 @@ func DecodeHeader(data []byte) (*Header, error) {
 	return &h, nil
 }
 
+// split cuts a snapshot into its header and its resources.
+func split(data []byte) (head, body []byte) {
+	if i := bytes.Index(data, []byte("\n---\n")); i >= 0 {
+		return data[:i+1], data[i+1:]
+	}
+	return data, nil
+}
+
+// objectStart begins each resource.
+const objectStart = "---\n"
+
 // Decode reads a snapshot written by Encode.
 func Decode(data []byte) (*Snapshot, error) {
-	// Not kio.FromBytes: it expands the anchors Encode writes for shared
-	// nodes into copies; ResolveShared turns them back into sharing.
-	nodes, err := (&kio.ByteReader{OmitReaderAnnotations: true, Reader: bytes.NewReader(data)}).Read()
-	if err != nil {
-		return nil, fmt.Errorf("malformed snapshot: %w", err)
-	}
-	if len(nodes) == 0 {
+	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("malformed snapshot: empty")
 	}
-	head, err := nodes[0].MarshalJSON()
+	hp, err := DecodeHeader(data)
 	if err != nil {
 		return nil, err
 	}
-	var h Header
-	if err := yaml.Unmarshal(head, &h); err != nil {
-		return nil, fmt.Errorf("malformed snapshot header: %w", err)
-	}
-	if h.APIVersion != APIVersion || h.Kind != Kind {
-		return nil, fmt.Errorf("not a snapshot of this krm version: got %s %s, want %s %s", h.APIVersion, h.Kind, APIVersion, Kind)
-	}
-	nodes = nodes[1:]
-	if len(nodes) != h.Resources {
-		return nil, fmt.Errorf("malformed snapshot: header says %d resources, found %d", h.Resources, len(nodes))
-	}
+	h := *hp
+	_, body := split(data)
 	acc := accumulate.NewAccumulation()
 	if h.Config != nil {
 		acc.Config = h.Config
@@ -274,16 +227,34 @@ func Decode(data []byte) (*Snapshot, error) {
 	}
 	acc.HelmUnnamespaced = h.HelmUnnamespaced
 	acc.Origins = h.Origins
-	list := make([]*resource.Resource, len(nodes))
-	for i, n := range nodes {
-		resourcemap.ResolveShared(n.YNode())
-		unmarkUntagged(n.YNode())
-		r := &resource.Resource{RNode: *n}
-		names := h.RefVars[i]
-		for _, name := range names {
-			r.AppendRefVarName(types.Var{Name: name})
+	if h.Resources < 0 {
+		return nil, fmt.Errorf("malformed snapshot: header says %d resources", h.Resources)
+	}
+	list := make([]*resource.Resource, 0, min(h.Resources, len(body)/len(objectStart)))
+	r := nodeReader{s: string(body)}
+	for r.pos < len(r.s) {
+		if len(list) == h.Resources {
+			return nil, fmt.Errorf("malformed snapshot: header says %d resources, found more", h.Resources)
 		}
-		list[i] = r
+		if !strings.HasPrefix(r.s[r.pos:], objectStart) {
+			return nil, fmt.Errorf("malformed snapshot: resource %d: %q expected", len(list), objectStart)
+		}
+		r.pos += len(objectStart)
+		n, err := r.node(0)
+		if err != nil {
+			return nil, fmt.Errorf("malformed snapshot: resource %d: %w", len(list), err)
+		}
+		if n.Kind == kyaml.DocumentNode && len(n.Content) != 1 || kyaml.NewRNode(n).YNode().Kind != kyaml.MappingNode {
+			return nil, fmt.Errorf("malformed snapshot: resource %d is not a mapping", len(list))
+		}
+		res := &resource.Resource{RNode: *kyaml.NewRNode(n)}
+		for _, name := range h.RefVars[len(list)] {
+			res.AppendRefVarName(types.Var{Name: name})
+		}
+		list = append(list, res)
+	}
+	if len(list) != h.Resources {
+		return nil, fmt.Errorf("malformed snapshot: header says %d resources, found %d", h.Resources, len(list))
 	}
 	m, err := resourcemap.FromResources(list)
 	if err != nil {

@@ -159,8 +159,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 	for _, want := range []string{
 		"internal.config.kubernetes.io/previousNames",
-		"internal.config.kubernetes.io/prefixes: p-",
-		"internal.config.kubernetes.io/suffixes: -s",
+		"internal.config.kubernetes.io/prefixes",
+		"internal.config.kubernetes.io/suffixes",
 		"internal.config.kubernetes.io/needsHashSuffix",
 		"internal.config.kubernetes.io/generatorBehavior",
 		"config.kubernetes.io/origin",
@@ -274,7 +274,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("encoding %d differs:\n%s\nfirst:\n%s", i, data, first)
 		}
 	}
-	if !strings.HasPrefix(string(first), "apiVersion: rules-krm.dev/v1alpha1\n") {
+	if !strings.HasPrefix(string(first), "apiVersion: "+snapshot.APIVersion+"\n") {
 		t.Errorf("snapshot does not start with its header:\n%s", first)
 	}
 	if regexp.MustCompile(`[ '"]/(app|base)`).Match(first) {
@@ -299,7 +299,6 @@ func TestEncodeEmpty(t *testing.T) {
 // A scalar a transformer made without a tag (a replacement creating a
 // field) comes back untagged, not as the null or bool its text reads as.
 func TestUntaggedScalars(t *testing.T) {
-	acc := accumulate.NewAccumulation()
 	r, err := resource.NewFactory(nil).FromBytes([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  s: x\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -313,18 +312,8 @@ func TestUntaggedScalars(t *testing.T) {
 			&kyaml.Node{Kind: kyaml.ScalarNode, Value: "k" + v},
 			&kyaml.Node{Kind: kyaml.ScalarNode, Value: v})
 	}
-	if err := acc.Resources.Append(r); err != nil {
-		t.Fatal(err)
-	}
-	enc, err := snapshot.Encode(acc, snapshot.Header{KustomizationKind: types.KustomizationKind})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := snapshot.Decode(enc)
-	if err != nil {
-		t.Fatalf("Decode: %v\n%s", err, enc)
-	}
-	got, err := s.Accumulation.Resources.Resources()[0].Pipe(kyaml.Lookup("data"))
+	back, enc := roundTrip(t, r)
+	got, err := back[0].Pipe(kyaml.Lookup("data"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,23 +329,72 @@ func TestUntaggedScalars(t *testing.T) {
 	}
 }
 
+// encode writes a snapshot of the objects.
+func encode(t *testing.T, objects ...*resource.Resource) []byte {
+	t.Helper()
+	acc := accumulate.NewAccumulation()
+	for _, r := range objects {
+		if err := acc.Resources.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := snapshot.Encode(acc, snapshot.Header{KustomizationKind: types.KustomizationKind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// roundTrip encodes the objects and decodes them back.
+func roundTrip(t *testing.T, objects ...*resource.Resource) ([]*resource.Resource, []byte) {
+	t.Helper()
+	data := encode(t, objects...)
+	s, err := snapshot.Decode(data)
+	if err != nil {
+		t.Fatalf("Decode: %v\n%s", err, data)
+	}
+	return s.Accumulation.Resources.Resources(), data
+}
+
+// body returns the resources of a snapshot of the objects in text, as
+// Encode writes them.
+func body(t *testing.T, text string) string {
+	t.Helper()
+	objects, err := resource.NewFactory(nil).SliceFromBytes([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, b, _ := strings.Cut(string(encode(t, objects...)), "\n---\n")
+	return "---\n" + b
+}
+
 func TestDecodeErrors(t *testing.T) {
-	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
+	cm := body(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n")
 	head := func(apiVersion, kind string, n int) string {
 		return "apiVersion: " + apiVersion + "\nkind: " + kind + "\nkustomizationKind: Kustomization\nresources: " + string(rune('0'+n)) + "\n"
 	}
+	v := snapshot.APIVersion
 	for _, tc := range []struct {
 		name, in, want string
 	}{
 		{"empty", "", "malformed snapshot: empty"},
 		{"not yaml", "a: [\n", "malformed snapshot"},
 		{"wrong apiVersion", head("rules-krm.dev/v0", snapshot.Kind, 0), "not a snapshot of this krm version: got rules-krm.dev/v0 KustomizationSnapshot"},
-		{"wrong kind", head(snapshot.APIVersion, "Kustomization", 0), "not a snapshot of this krm version"},
-		{"a plain resource", cm, "not a snapshot of this krm version"},
-		{"too few resources", head(snapshot.APIVersion, snapshot.Kind, 2) + "---\n" + cm, "malformed snapshot: header says 2 resources, found 1"},
-		{"too many resources", head(snapshot.APIVersion, snapshot.Kind, 0) + "---\n" + cm, "malformed snapshot: header says 0 resources, found 1"},
-		{"duplicate resources", head(snapshot.APIVersion, snapshot.Kind, 2) + "---\n" + cm + "---\n" + cm, "malformed snapshot: may not add resource with an already registered id"},
-		{"bad header field", head(snapshot.APIVersion, snapshot.Kind, 0) + "vars: 3\n", "malformed snapshot header"},
+		{"wrong kind", head(v, "Kustomization", 0), "not a snapshot of this krm version"},
+		{"a plain resource", "apiVersion: v1\nkind: ConfigMap\n", "not a snapshot of this krm version"},
+		{"too few resources", head(v, snapshot.Kind, 2) + cm, "malformed snapshot: header says 2 resources, found 1"},
+		{"too many resources", head(v, snapshot.Kind, 0) + cm, "malformed snapshot: header says 0 resources, found more"},
+		{"duplicate resources", head(v, snapshot.Kind, 2) + cm + cm, "malformed snapshot: may not add resource with an already registered id"},
+		{"negative resources", strings.Replace(head(v, snapshot.Kind, 0), "resources: 0", "resources: -1", 1), "header says -1 resources"},
+		{"huge resources", strings.Replace(head(v, snapshot.Kind, 0), "resources: 0", "resources: 99999999999", 1) + cm, "found 1"},
+		{"bad header field", head(v, snapshot.Kind, 0) + "vars: 3\n", "malformed snapshot header"},
+		{"YAML resource", head(v, snapshot.Kind, 1) + "---\nkind: ConfigMap\n", "malformed snapshot: resource 0: bad node kind"},
+		{"truncated", head(v, snapshot.Kind, 1) + cm[:len(cm)-4], "malformed snapshot: resource 0"},
+		{"cycle", head(v, snapshot.Kind, 1) + "---\nm-0*2\ns-0=1:a\nr0\n", "malformed snapshot: resource 0: bad node reference 0"},
+		{"bad reference", head(v, snapshot.Kind, 1) + "---\nm-0*2\ns-0=1:a\nr7\n", "bad node reference 7"},
+		{"empty document", head(v, snapshot.Kind, 1) + "---\nd-0\n", "resource 0 is not a mapping"},
+		{"scalar", head(v, snapshot.Kind, 1) + "---\nd-0*1\nss0=1:a\n", "resource 0 is not a mapping"},
+		{"too many children", head(v, snapshot.Kind, 1) + "---\nm-0*99999\n", "truncated node"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := snapshot.Decode([]byte(tc.in))
@@ -366,8 +404,53 @@ func TestDecodeErrors(t *testing.T) {
 		})
 	}
 	// A valid minimal snapshot decodes.
-	s, err := snapshot.Decode([]byte(head(snapshot.APIVersion, snapshot.Kind, 1) + "---\n" + cm))
+	s, err := snapshot.Decode([]byte(head(v, snapshot.Kind, 1) + cm))
 	if err != nil || s.Accumulation.Resources.Size() != 1 {
 		t.Errorf("minimal snapshot: %v", err)
+	}
+}
+
+// Every field of a node but comments, line and column comes back as it
+// was, whatever YAML text would make of it; so do nodes an object shares
+// between paths, and between objects.
+func TestNodesKept(t *testing.T) {
+	shared := &kyaml.Node{Kind: kyaml.ScalarNode, Value: "prod"}
+	anchored := &kyaml.Node{Kind: kyaml.MappingNode, Tag: "!!map", Anchor: "a", Content: []*kyaml.Node{
+		{Kind: kyaml.ScalarNode, Tag: "!!str", Value: "k"}, {Kind: kyaml.ScalarNode, Tag: "!!int", Value: "1"}}}
+	object := func(name string, extra ...*kyaml.Node) *kyaml.Node {
+		return &kyaml.Node{Kind: kyaml.DocumentNode, Content: []*kyaml.Node{{Kind: kyaml.MappingNode, Content: append([]*kyaml.Node{
+			{Kind: kyaml.ScalarNode, Tag: "!!str", Value: "apiVersion"}, {Kind: kyaml.ScalarNode, Tag: "!!str", Value: "v1"},
+			{Kind: kyaml.ScalarNode, Tag: "!!str", Value: "kind"}, {Kind: kyaml.ScalarNode, Tag: "!!str", Value: "ConfigMap"},
+			{Kind: kyaml.ScalarNode, Tag: "!!str", Value: "metadata"}, {Kind: kyaml.MappingNode, Tag: "!!map", Content: []*kyaml.Node{
+				{Kind: kyaml.ScalarNode, Tag: "!!str", Value: "name"}, {Kind: kyaml.ScalarNode, Tag: "!!str", Value: name},
+				{Kind: kyaml.ScalarNode, Value: "labels"}, {Kind: kyaml.MappingNode, Content: []*kyaml.Node{
+					{Kind: kyaml.ScalarNode, Value: "env"}, shared}}}},
+		}, extra...)}}}
+	}
+	first := object("a",
+		&kyaml.Node{Kind: kyaml.ScalarNode, Tag: "!!str", Value: "data"}, &kyaml.Node{Kind: kyaml.MappingNode, Style: kyaml.FlowStyle, Content: []*kyaml.Node{
+			{Kind: kyaml.ScalarNode, Value: "empty"}, {Kind: kyaml.ScalarNode},
+			{Kind: kyaml.ScalarNode, Value: "bool"}, {Kind: kyaml.ScalarNode, Value: "true"},
+			{Kind: kyaml.ScalarNode, Value: "quoted"}, {Kind: kyaml.ScalarNode, Tag: "!!str", Style: kyaml.DoubleQuotedStyle | kyaml.TaggedStyle, Value: "1"},
+			{Kind: kyaml.ScalarNode, Value: "text"}, {Kind: kyaml.ScalarNode, Tag: "!Custom tag", Style: kyaml.LiteralStyle, Value: "a\n---\nr0\n\n"},
+			{Kind: kyaml.ScalarNode, Value: "anchored"}, anchored,
+			{Kind: kyaml.ScalarNode, Value: "alias"}, {Kind: kyaml.AliasNode, Value: "a", Alias: anchored},
+			{Kind: kyaml.ScalarNode, Value: "seq"}, {Kind: kyaml.SequenceNode, Tag: "!!seq", Content: []*kyaml.Node{shared, {Kind: kyaml.ScalarNode, Tag: "!!null", Value: "~"}}},
+		}})
+	second := object("b")
+	got, data := roundTrip(t, &resource.Resource{RNode: *kyaml.NewRNode(first)}, &resource.Resource{RNode: *kyaml.NewRNode(second)})
+	for i, want := range []*kyaml.Node{first, second} {
+		if n := got[i].RNode.Document(); !reflect.DeepEqual(n, want) {
+			a, _ := yaml.Marshal(n)
+			b, _ := yaml.Marshal(want)
+			t.Errorf("object %d differs after the round trip:\n%s\nwant:\n%s\nsnapshot:\n%s", i, a, b, data)
+		}
+	}
+	label := func(r *resource.Resource) *kyaml.Node {
+		return r.RNode.YNode().Content[5].Content[3].Content[1]
+	}
+	data0 := got[0].RNode.YNode().Content[7]
+	if label(got[0]) != label(got[1]) || label(got[0]) != data0.Content[13].Content[0] || data0.Content[11].Alias != data0.Content[9] {
+		t.Errorf("shared nodes not kept shared:\n%s", data)
 	}
 }
