@@ -17,4 +17,7 @@ tools/renderer/internal/snapshot FuzzDecode
 tools/renderer/internal/starlarkfn FuzzBridge
 tools/renderer/internal/krmfn FuzzFunctionConfig
 tools/renderer/internal/execfn FuzzParseResourceList
+tools/renderer/internal/yaml11 FuzzKnown
+tools/renderer/internal/yaml11 FuzzEntriesFilter
+tools/renderer/internal/yaml11 FuzzApplySmPatch
 TARGETS

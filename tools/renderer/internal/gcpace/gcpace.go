@@ -2,9 +2,10 @@
 // live heap is small it lets the heap grow to a minimum target instead of
 // collecting at twice the live heap (GOGC=100). A large render builds its
 // objects up from a few MB, and at GOGC=100 most of its collections (and
-// about a sixth of its CPU) went to heaps far below its peak. Once twice the
-// live heap passes the target, GOGC=100 holds, so the peak heap of a large
-// render is what it was; a smaller one may now grow to the target.
+// about a sixth of its CPU) went to heaps far below its peak. Once 1.9 times
+// the live heap passes the target, GOGC=Steady (90) holds: a little below
+// Go's default, so that a large render, whose collections all fall on large
+// heaps, peaks no higher than at GOGC=100 with the garbage krm used to make.
 package gcpace
 
 import (
@@ -69,17 +70,20 @@ func adjust() {
 	debug.SetGCPercent(Percent(samples[0].Value.Uint64(), minHeap))
 }
 
+// Steady is the GOGC once the heap target passes the minimum.
+const Steady = 90
+
 // Percent is the GOGC value whose next collection comes when the heap
-// reaches max(2 x live, minHeap): 100 once 2 x live reaches minHeap. A live
-// heap of 0 (no collection yet) or too small for GOGC to reach minHeap
-// gets the GOGC at which the runtime's own minimum is minHeap.
+// reaches max(1.9 x live, minHeap): Steady once 1.9 x live reaches minHeap.
+// A live heap of 0 (no collection yet) or too small for GOGC to reach
+// minHeap gets the GOGC at which the runtime's own minimum is minHeap.
 func Percent(live, minHeap uint64) int {
-	if 2*live >= minHeap {
-		return 100
+	if live*(100+Steady)/100 >= minHeap {
+		return Steady
 	}
 	max := int(minHeap * 100 / runtimeHeapMinimum)
-	if max <= 100 {
-		return 100 // minHeap at most the runtime's own minimum
+	if max <= Steady {
+		return Steady // minHeap at most the runtime's own minimum
 	}
 	if live == 0 {
 		return max

@@ -13,14 +13,15 @@ func TestPercent(t *testing.T) {
 		live, min uint64
 		want      int
 	}{
-		{0, 128 * mb, 3200},       // runtime minimum 4 MB x 32 = 128 MB
-		{1 * mb, 128 * mb, 3200},  // 128x live would be 12700: capped likewise
-		{8 * mb, 128 * mb, 1500},  // 8 MB x 16 = 128 MB
-		{32 * mb, 128 * mb, 300},  // 32 MB x 4
-		{63 * mb, 128 * mb, 103},  // just under 2x
-		{64 * mb, 128 * mb, 100},  // 2x live reaches the target
-		{500 * mb, 128 * mb, 100}, // far above: GOGC=100
-		{10 * mb, 4 * mb, 100},    // a target below 2x live changes nothing
+		{0, 128 * mb, 3200},      // runtime minimum 4 MB x 32 = 128 MB
+		{1 * mb, 128 * mb, 3200}, // 128x live would be 12700: capped likewise
+		{8 * mb, 128 * mb, 1500}, // 8 MB x 16 = 128 MB
+		{32 * mb, 128 * mb, 300}, // 32 MB x 4
+		{63 * mb, 128 * mb, 103}, // just under 2x
+		{64 * mb, 128 * mb, 100}, // 2x live reaches the target
+		{68 * mb, 128 * mb, 90},  // so does 1.9x live: Steady
+		{500 * mb, 128 * mb, 90}, // far above: GOGC=Steady
+		{10 * mb, 4 * mb, 90},    // a target below 1.9x live: Steady
 	} {
 		if got := Percent(c.live, c.min); got != c.want {
 			t.Errorf("Percent(%d MB, %d MB) = %d, want %d", c.live/mb, c.min/mb, got, c.want)
@@ -31,8 +32,8 @@ func TestPercent(t *testing.T) {
 // TestPauseResume: Pause turns collection off through nested calls, and
 // the last resume restores pacing.
 func TestPauseResume(t *testing.T) {
-	if Percent(0, 1) != 100 {
-		t.Fatal("Percent(0, 1) should not raise GOGC")
+	if Percent(0, 1) != Steady {
+		t.Fatal("Percent(0, 1) should not raise GOGC above Steady")
 	}
 	t.Setenv("GOGC", "") // Start ignores an empty GOGC
 	old := debug.SetGCPercent(100)

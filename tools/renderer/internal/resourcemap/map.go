@@ -12,6 +12,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
 // Map is an ordered list of resources. The zero value is empty and usable.
@@ -667,7 +669,7 @@ func (m *Map) ApplySmPatch(selected *resource.IdSet, patch *resource.Resource) e
 			p.CopyMergeMetaDataFieldsFrom(patch)
 			p.SetGvk(r.GetGvk())
 			p.SetKind(patch.GetKind())
-			if err := r.ApplySmPatch(p); err != nil {
+			if err := yaml11.ApplySmPatch(r, p); err != nil {
 				return err
 			}
 			if r.IsNilOrEmpty() || !CurID(r).Equals(before) {

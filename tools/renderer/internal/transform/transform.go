@@ -14,6 +14,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
 // Transformer is one configured transformer, the builtin kind that made it
@@ -224,15 +225,40 @@ func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 }
 
 func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error {
-	p := &builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}
+	p := labelsPlugin{&builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}}
 	return b.addConfigured("LabelTransformer", p, labelConfig{pairs, fss})
+}
+
+// labelsPlugin and annotationsPlugin are kustomize's transformers with
+// yaml11.EntriesFilter for their filters: the same filter, minus a YAML 1.1
+// parse of each value it sets where that parse does nothing.
+type labelsPlugin struct {
+	*builtins.LabelTransformerPlugin
+}
+
+func (p labelsPlugin) Transform(m resmap.ResMap) error {
+	if len(p.Labels) == 0 {
+		return nil
+	}
+	return m.ApplyFilter(yaml11.EntriesFilter{Entries: p.Labels, FsSlice: p.FieldSpecs})
+}
+
+type annotationsPlugin struct {
+	*builtins.AnnotationsTransformerPlugin
+}
+
+func (p annotationsPlugin) Transform(m resmap.ResMap) error {
+	if len(p.Annotations) == 0 {
+		return nil
+	}
+	return m.ApplyFilter(yaml11.EntriesFilter{Entries: p.Annotations, FsSlice: p.FieldSpecs})
 }
 
 func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if len(k.CommonAnnotations) == 0 {
 		return nil
 	}
-	p := &builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}
+	p := annotationsPlugin{&builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}}
 	return b.addConfigured("AnnotationsTransformer", p, struct {
 		Annotations map[string]string
 		FieldSpecs  []types.FieldSpec
