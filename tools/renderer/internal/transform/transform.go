@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
 // Transformer is one configured transformer, the builtin kind that made it
@@ -44,13 +43,19 @@ type builder struct {
 	out        []Transformer
 }
 
-// addConfigured adds p, already configured with the values config holds;
-// only when the configuration is kept does it go through YAML like add.
-func (b *builder) addConfigured(kind string, p resmap.TransformerPlugin, config interface{}) error {
+// addConfigured adds p, already configured with the values config(fss)
+// holds; its YAML is made only when configurations are kept, without a
+// round trip through the plugin's Config.
+func (b *builder) addConfigured(kind string, p resmap.TransformerPlugin, config func([]types.FieldSpec) interface{}, fss []types.FieldSpec) error {
+	t := Transformer{Kind: kind, Field: kind, Transformer: p}
 	if b.keepConfig {
-		return b.add(kind, p, config)
+		y, err := configYAML(config, fss)
+		if err != nil {
+			return fmt.Errorf("builtin %s marshal: %w", kind, err)
+		}
+		t.Config = y
 	}
-	b.out = append(b.out, Transformer{Kind: kind, Field: kind, Transformer: p})
+	b.out = append(b.out, t)
 	return nil
 }
 
@@ -182,11 +187,6 @@ func suffix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	}{k.NameSuffix, cfg.NameSuffix})
 }
 
-type labelConfig struct {
-	Labels     map[string]string
-	FieldSpecs []types.FieldSpec
-}
-
 // labels mirrors kustomize: one transformer per `labels` entry, then one for
 // commonLabels (even when empty).
 func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
@@ -225,7 +225,12 @@ func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 
 func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error {
 	p := &builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}
-	return b.addConfigured("LabelTransformer", p, labelConfig{pairs, fss})
+	return b.addConfigured("LabelTransformer", p, func(fss []types.FieldSpec) interface{} {
+		return struct {
+			Labels     map[string]string
+			FieldSpecs []types.FieldSpec
+		}{pairs, fss}
+	}, fss)
 }
 
 func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
@@ -233,10 +238,12 @@ func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) erro
 		return nil
 	}
 	p := &builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}
-	return b.addConfigured("AnnotationsTransformer", p, struct {
-		Annotations map[string]string
-		FieldSpecs  []types.FieldSpec
-	}{k.CommonAnnotations, cfg.CommonAnnotations})
+	return b.addConfigured("AnnotationsTransformer", p, func(fss []types.FieldSpec) interface{} {
+		return struct {
+			Annotations map[string]string
+			FieldSpecs  []types.FieldSpec
+		}{k.CommonAnnotations, fss}
+	}, cfg.CommonAnnotations)
 }
 
 func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
@@ -255,55 +262,6 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 		b.setScope(selectScope(p.Target))
 	}
 	return nil
-}
-
-func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
-	if !b.keepConfig && len(k.Replicas) > 0 {
-		b.out = append(b.out, Transformer{
-			Kind: "ReplicaCountTransformer", Field: "ReplicaCountTransformer", Steps: len(k.Replicas),
-			Transformer: newReplicaCounts(k.Replicas, cfg.Replicas),
-		})
-		return nil
-	}
-	for _, r := range k.Replicas {
-		p := &builtins.ReplicaCountTransformerPlugin{Replica: r, FieldSpecs: cfg.Replicas}
-		err := b.addConfigured("ReplicaCountTransformer", p, struct {
-			Replica    types.Replica
-			FieldSpecs []types.FieldSpec
-		}{r, cfg.Replicas})
-		if err != nil {
-			return err
-		}
-		// kustomize changes the objects one of whose IDs has the name.
-		name := r.Name
-		scope := func(m resmap.ResMap) ([]*resource.Resource, error) {
-			return resourcemap.WithAnyName(m, name), nil
-		}
-		b.setScope(scope)
-		last := &b.out[len(b.out)-1]
-		last.Transformer = scoped{last.Transformer, scope}
-	}
-	return nil
-}
-
-// scoped runs a transformer on the part of the map its scope picks, which
-// must be every resource it looks at: the plugin's own scan of the whole
-// map for each of its field specs then reads only those.
-type scoped struct {
-	resmap.Transformer
-	scope func(resmap.ResMap) ([]*resource.Resource, error)
-}
-
-func (s scoped) Transform(m resmap.ResMap) error {
-	list, err := s.scope(m)
-	if err != nil {
-		return err
-	}
-	sub, err := resourcemap.FromResources(list)
-	if err != nil {
-		return err
-	}
-	return s.Transformer.Transform(sub)
 }
 
 // images runs all `images` entries as one step (see imageTags).
