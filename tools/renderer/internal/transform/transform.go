@@ -27,9 +27,9 @@ type Transformer struct {
 	Config []byte
 	// Helpers are the helpers it was configured with (nil if none).
 	Helpers *resmap.PluginHelpers
-	// Scope, when set, returns (before the transformer runs) every resource
-	// of m it can change in place, by the same selection it makes itself;
-	// provenance then fingerprints only those.
+	// Scope, when set, returns (right before the transformer runs) every
+	// resource of m it can change in place, by the same selection it makes
+	// itself; provenance then fingerprints only those.
 	Scope func(m resmap.ResMap) ([]*resource.Resource, error)
 	resmap.Transformer
 }
@@ -116,15 +116,6 @@ func patchesStrategicMerge(b *builder, k *types.Kustomization, _ *fieldspec.Conf
 	}{k.PatchesStrategicMerge})
 }
 
-// selectScope is the scope of a patch with a target: what m.Select picks.
-func selectScope(target *types.Selector) func(resmap.ResMap) ([]*resource.Resource, error) {
-	if target == nil {
-		return nil
-	}
-	t := *target
-	return func(m resmap.ResMap) ([]*resource.Resource, error) { return m.Select(t) }
-}
-
 // setScope sets the scope of the transformer added last.
 func (b *builder) setScope(f func(resmap.ResMap) ([]*resource.Resource, error)) {
 	b.out[len(b.out)-1].Scope = f
@@ -144,7 +135,7 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 		if err != nil {
 			return err
 		}
-		b.setScope(selectScope(p.Target))
+		b.target(p.Target)
 	}
 	return nil
 }
@@ -259,7 +250,7 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 		if err != nil {
 			return err
 		}
-		b.setScope(selectScope(p.Target))
+		b.target(p.Target)
 	}
 	return nil
 }
