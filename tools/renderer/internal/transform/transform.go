@@ -31,6 +31,9 @@ type Transformer struct {
 	// resource of m it can change in place, by the same selection it makes
 	// itself; provenance then fingerprints only those.
 	Scope func(m resmap.ResMap) ([]*resource.Resource, error)
+	// Touched, when set, returns (after the transformer ran) every resource
+	// it can have changed in place, for the same use as Scope.
+	Touched func() []*resource.Resource
 	resmap.Transformer
 }
 
@@ -115,6 +118,9 @@ func patchesStrategicMerge(b *builder, k *types.Kustomization, _ *fieldspec.Conf
 		Paths []types.PatchStrategicMerge `json:"paths,omitempty"`
 	}{k.PatchesStrategicMerge})
 }
+
+// nothing is the scope of a transformer that changes nothing.
+func nothing(resmap.ResMap) ([]*resource.Resource, error) { return nil, nil }
 
 // setScope sets the scope of the transformer added last.
 func (b *builder) setScope(f func(resmap.ResMap) ([]*resource.Resource, error)) {
@@ -216,12 +222,16 @@ func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 
 func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error {
 	p := &builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}
-	return b.addConfigured("LabelTransformer", p, func(fss []types.FieldSpec) interface{} {
+	err := b.addConfigured("LabelTransformer", p, func(fss []types.FieldSpec) interface{} {
 		return struct {
 			Labels     map[string]string
 			FieldSpecs []types.FieldSpec
 		}{pairs, fss}
 	}, fss)
+	if err == nil && len(pairs) == 0 {
+		b.setScope(nothing) // the plugin does nothing without labels
+	}
+	return err
 }
 
 func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
@@ -267,9 +277,10 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if err != nil {
 		return err
 	}
+	t := newImageTags(k.Images, cfg.Images)
 	b.out = append(b.out, Transformer{
 		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images), Config: y,
-		Transformer: newImageTags(k.Images, cfg.Images),
+		Transformer: t, Touched: t.touchedList,
 	})
 	return nil
 }
