@@ -352,12 +352,22 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 // its own (readable, diffable, and cheap to write).
 func (m *Manifest) Marshal() ([]byte, error) {
 	var b bytes.Buffer
-	field := func(name string, v interface{}, last bool) error {
-		j, err := json.Marshal(v)
-		if err != nil {
+	// About what an object's line takes: one allocation, mostly.
+	b.Grow(512 * (len(m.Steps) + len(m.Objects) + len(m.Files) + 1))
+	// An Encoder writes into b what json.Marshal returns, plus a newline.
+	enc := json.NewEncoder(&b)
+	encode := func(v interface{}) error {
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "%q: %s", name, j)
+		b.Truncate(b.Len() - 1)
+		return nil
+	}
+	field := func(name string, v interface{}, last bool) error {
+		fmt.Fprintf(&b, "%q: ", name)
+		if err := encode(v); err != nil {
+			return err
+		}
 		if !last {
 			b.WriteString(",")
 		}
@@ -367,15 +377,13 @@ func (m *Manifest) Marshal() ([]byte, error) {
 	list := func(name string, n int, at func(int) interface{}, last bool) error {
 		fmt.Fprintf(&b, "%q: [", name)
 		for i := 0; i < n; i++ {
-			j, err := json.Marshal(at(i))
-			if err != nil {
-				return err
-			}
 			if i > 0 {
 				b.WriteString(",")
 			}
 			b.WriteString("\n")
-			b.Write(j)
+			if err := encode(at(i)); err != nil {
+				return err
+			}
 		}
 		if n > 0 {
 			b.WriteString("\n")
