@@ -355,6 +355,8 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		prov   *provenance.Step
 		rec    *load.Recorder
 		scope  func(resmap.ResMap) ([]*resource.Resource, error)
+		// touched is the scope known after the step ran.
+		touched func() []*resource.Resource
 	}
 	var all []step
 	for _, tr := range ts {
@@ -362,7 +364,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		if tk != nil {
 			s.prov = tk.NewStep(tr.Kind, "", t.kustFile(), t.label(), len(all), tr.Config, true, false)
 			s.rec = recorderOf(tr.Helpers)
-			s.scope = tr.Scope
+			s.scope, s.touched = tr.Scope, tr.Touched
 		}
 		all = append(all, s)
 	}
@@ -374,7 +376,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		if tr.step != nil {
 			tr.step.Ordinal = len(all)
 		}
-		all = append(all, step{tr.plugin.(resmap.Transformer), tr.origin, tr.id, 1, tr.step, tr.rec, nil})
+		all = append(all, step{t: tr.plugin.(resmap.Transformer), origin: tr.origin, name: tr.id, steps: 1, prov: tr.step, rec: tr.rec})
 	}
 	m := acc.Resources
 	for _, s := range all {
@@ -398,6 +400,9 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		}
 		m.DropEmpties()
 		if tk != nil {
+			if s.touched != nil {
+				scope, scoped = s.touched(), true
+			}
 			t.recordStep(m, before, s.prov, s.rec, scope, scoped)
 		}
 	}

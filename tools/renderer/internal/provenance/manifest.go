@@ -2,12 +2,11 @@ package provenance
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -143,85 +142,6 @@ type stepGroup struct {
 	ConfiguredIn string   `json:"configuredIn"`
 	Label        string   `json:"label,omitempty"`
 	Kinds        []string `json:"kinds"`
-}
-
-// Digest computes an object's inputs digest from its manifest entry, the
-// manifest's steps and files: the sha256 of the JSON encoding of the list
-// of contributing inputs (docs/provenance.md).
-func Digest(o *Object, steps []StepInfo, files map[string]FileEntry) string {
-	var in [][]string
-	fileHash := func(p string) string {
-		f, ok := files[p]
-		if !ok || f.Redacted || f.Sha256 == "" {
-			return "redacted"
-		}
-		return f.Sha256
-	}
-	step := func(role string, i int) {
-		if i < 0 || i >= len(steps) {
-			in = append(in, []string{role, "?"})
-			return
-		}
-		s := &steps[i]
-		in = append(in, []string{role, s.Kind, s.Name, s.ConfiguredIn, s.ConfigSha256})
-		for _, f := range s.Files {
-			in = append(in, []string{role + "-source", f, fileHash(f)})
-		}
-	}
-	if o.Origin != nil {
-		if g := o.Origin.Generator; g != nil {
-			step("generator", *g)
-		} else {
-			in = append(in, []string{"resource", o.Origin.Path, o.Origin.Sha256})
-		}
-	}
-	for _, i := range o.Transformers {
-		step("transformer", i)
-	}
-	for _, r := range o.References {
-		in = append(in, []string{"reference", r})
-	}
-	for _, v := range o.Vars {
-		h := v.Sha256
-		if v.Redacted {
-			h = "redacted"
-		}
-		in = append(in, []string{"var", v.Name, v.Object, h})
-	}
-	s := sha256.Sum256(appendJSON(nil, in))
-	return "sha256:" + hex.EncodeToString(s[:])
-}
-
-// appendJSON appends the JSON encoding of lines to b, exactly as
-// encoding/json writes it, without reflection.
-func appendJSON(b []byte, lines [][]string) []byte {
-	b = append(b, '[')
-	for i, l := range lines {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for j, s := range l {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, s)
-		}
-		b = append(b, ']')
-	}
-	return append(b, ']')
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // Top describes the kustomization a build rendered.
@@ -409,14 +329,13 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 	sort.Slice(man.Files, func(i, j int) bool { return man.Files[i].Path < man.Files[j].Path })
 
 	fin := &Final{ann: make([][]annotation, len(res))}
-	errs := make([]error, len(objs))
-	parallel(len(objs), func(i int) {
-		o := &objs[i]
-		o.InputsDigest = Digest(o, man.Steps, files)
-		fin.ann[i], errs[i] = annotationsOf(o, man.Steps)
-	})
-	for i, err := range errs {
-		if err != nil {
+	dig := newDigester(man.Steps, files)
+	dig.encodeAll()
+	parallel(len(objs), func(i int) { objs[i].InputsDigest = dig.digest(&objs[i]) })
+	ann := newAnnotator(man.Steps)
+	for i := range objs {
+		var err error
+		if fin.ann[i], err = ann.of(&objs[i]); err != nil {
 			return nil, fmt.Errorf("%s: %w", objs[i].ID, err)
 		}
 	}
@@ -433,12 +352,22 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 // its own (readable, diffable, and cheap to write).
 func (m *Manifest) Marshal() ([]byte, error) {
 	var b bytes.Buffer
-	field := func(name string, v interface{}, last bool) error {
-		j, err := json.Marshal(v)
-		if err != nil {
+	// About what an object's line takes: one allocation, mostly.
+	b.Grow(512 * (len(m.Steps) + len(m.Objects) + len(m.Files) + 1))
+	// An Encoder writes into b what json.Marshal returns, plus a newline.
+	enc := json.NewEncoder(&b)
+	encode := func(v interface{}) error {
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "%q: %s", name, j)
+		b.Truncate(b.Len() - 1)
+		return nil
+	}
+	field := func(name string, v interface{}, last bool) error {
+		fmt.Fprintf(&b, "%q: ", name)
+		if err := encode(v); err != nil {
+			return err
+		}
 		if !last {
 			b.WriteString(",")
 		}
@@ -448,15 +377,13 @@ func (m *Manifest) Marshal() ([]byte, error) {
 	list := func(name string, n int, at func(int) interface{}, last bool) error {
 		fmt.Fprintf(&b, "%q: [", name)
 		for i := 0; i < n; i++ {
-			j, err := json.Marshal(at(i))
-			if err != nil {
-				return err
-			}
 			if i > 0 {
 				b.WriteString(",")
 			}
 			b.WriteString("\n")
-			b.Write(j)
+			if err := encode(at(i)); err != nil {
+				return err
+			}
 		}
 		if n > 0 {
 			b.WriteString("\n")
@@ -515,43 +442,77 @@ func parallel(n int, f func(int)) {
 	wg.Wait()
 }
 
-// annotationsOf returns the annotations of o, sorted by key.
-func annotationsOf(o *Object, steps []StepInfo) ([]annotation, error) {
-	out := []annotation{{DigestAnnotation, o.InputsDigest}}
+// annotator makes the annotations of the objects of one manifest. Copies
+// of a base share origins, and objects of one kustomization share
+// transformers, so each distinct value is encoded once.
+type annotator struct {
+	steps        []StepInfo
+	origins      map[originAnnotation]string
+	transformers map[string]string // by the list of step indexes
+	key          []byte
+}
+
+func newAnnotator(steps []StepInfo) *annotator {
+	return &annotator{steps: steps, origins: map[originAnnotation]string{}, transformers: map[string]string{}}
+}
+
+// of returns the annotations of o, sorted by key.
+func (a *annotator) of(o *Object) ([]annotation, error) {
+	out := make([]annotation, 1, 3)
+	out[0] = annotation{DigestAnnotation, o.InputsDigest}
 	if org := o.Origin; org != nil {
-		var a originAnnotation
+		var v originAnnotation
 		if org.Generator != nil {
-			g := steps[*org.Generator]
-			a = originAnnotation{Generator: stepName(&g), ConfiguredIn: g.ConfiguredIn, Label: g.Label}
+			g := &a.steps[*org.Generator]
+			v = originAnnotation{Generator: stepName(g), ConfiguredIn: g.ConfiguredIn, Label: g.Label}
 			if c := g.Chart; c != nil {
-				a.Chart = c.Name + "-" + c.Version
+				v.Chart = c.Name + "-" + c.Version
 			}
 		} else {
-			a = originAnnotation{Path: org.Path, Label: org.Label}
+			v = originAnnotation{Path: org.Path, Label: org.Label}
 		}
-		b, err := json.Marshal(a)
-		if err != nil {
-			return nil, err
+		j, ok := a.origins[v]
+		if !ok {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			j = string(b)
+			a.origins[v] = j
 		}
-		out = append(out, annotation{OriginAnnotation, string(b)})
+		out = append(out, annotation{OriginAnnotation, j})
 	}
 	if len(o.Transformers) > 0 {
-		var groups []stepGroup
+		a.key = a.key[:0]
 		for _, i := range o.Transformers {
-			s := &steps[i]
-			if n := len(groups); n > 0 && groups[n-1].ConfiguredIn == s.ConfiguredIn && groups[n-1].Label == s.Label {
-				groups[n-1].Kinds = append(groups[n-1].Kinds, stepName(s))
-				continue
+			a.key = strconv.AppendInt(append(a.key, ','), int64(i), 10)
+		}
+		j, ok := a.transformers[string(a.key)]
+		if !ok {
+			b, err := json.Marshal(a.groups(o.Transformers))
+			if err != nil {
+				return nil, err
 			}
-			groups = append(groups, stepGroup{ConfiguredIn: s.ConfiguredIn, Label: s.Label, Kinds: []string{stepName(s)}})
+			j = string(b)
+			a.transformers[string(a.key)] = j
 		}
-		b, err := json.Marshal(groups)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, annotation{TransformersAnnotation, string(b)})
+		out = append(out, annotation{TransformersAnnotation, j})
 	}
 	return out, nil
+}
+
+// groups are the steps idx, consecutive ones configured in one file together.
+func (a *annotator) groups(idx []int) []stepGroup {
+	var groups []stepGroup
+	for _, i := range idx {
+		s := &a.steps[i]
+		if n := len(groups); n > 0 && groups[n-1].ConfiguredIn == s.ConfiguredIn && groups[n-1].Label == s.Label {
+			groups[n-1].Kinds = append(groups[n-1].Kinds, stepName(s))
+			continue
+		}
+		groups = append(groups, stepGroup{ConfiguredIn: s.ConfiguredIn, Label: s.Label, Kinds: []string{stepName(s)}})
+	}
+	return groups
 }
 
 // stepName is "Kind", or "Kind/name" for a plugin configured by a named object.

@@ -222,7 +222,9 @@ func TestDigestCanonicalForm(t *testing.T) {
 	if got, want := Digest(o, steps, files), "sha256:"+hex.EncodeToString(sum[:]); got != want {
 		t.Errorf("Digest %s, want %s (sha256 of %s)", got, want, b)
 	}
-	if string(appendJSON(nil, lines)) != string(b) {
-		t.Errorf("appendJSON %s, want %s", appendJSON(nil, lines), b)
+	for _, l := range lines {
+		if b, _ := json.Marshal(l); string(appendJSONLine(nil, l)) != string(b) {
+			t.Errorf("appendJSONLine %s, want %s", appendJSONLine(nil, l), b)
+		}
 	}
 }

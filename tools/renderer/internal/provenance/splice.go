@@ -1,8 +1,10 @@
 package provenance
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // splice adds annotations (sorted by key) to y, one object as kustomize
@@ -12,18 +14,22 @@ import (
 // gives. It reports false, leaving the work to the slow path, whenever y or
 // the values are not of the simple shape it knows how to print.
 func splice(y []byte, ann []annotation) ([]byte, bool) {
-	var lines []string
-	for _, a := range ann {
-		v, ok := plainOrSingleQuoted(a.value)
+	var quoted [8]bool
+	if len(ann) > len(quoted) {
+		return nil, false
+	}
+	size := len(y) + len("  annotations:\n")
+	for k, a := range ann {
+		q, ok := plainOrSingleQuoted(a.value)
 		if !ok {
 			return nil, false
 		}
-		lines = append(lines, "    "+a.key+": "+v+"\n")
+		quoted[k] = q
+		size += len("    : \n''") + len(a.key) + len(a.value)
 	}
-	s := string(y)
 	pos := 0
-	if !strings.HasPrefix(s, "metadata:\n") {
-		i := strings.Index(s, "\nmetadata:\n")
+	if !bytes.HasPrefix(y, []byte("metadata:\n")) {
+		i := bytes.Index(y, []byte("\nmetadata:\n"))
 		if i < 0 {
 			return nil, false
 		}
@@ -32,88 +38,104 @@ func splice(y []byte, ann []annotation) ([]byte, bool) {
 	pos += len("metadata:\n")
 	// Walk the children of metadata (indentation 2).
 	for at := pos; ; {
-		line, next := lineAt(s, at)
+		line, next := lineAt(y, at)
 		ind := indent(line)
-		if at >= len(s) || (line != "" && ind < 2) {
+		if at >= len(y) || (len(line) > 0 && ind < 2) {
 			// End of metadata: annotations go last.
-			return join(s, at, "  annotations:\n"+strings.Join(lines, "")), true
+			return spliceMap(y, at, ann, quoted[:], size), true
 		}
-		if line != "" && ind == 2 && line[2] != '-' {
+		if len(line) > 0 && ind == 2 && line[2] != '-' {
 			key, ok := plainKey(line[2:])
 			if !ok {
 				return nil, false
 			}
-			if key == "annotations" {
-				if line != "  annotations:" {
+			if string(key) == "annotations" {
+				if string(line) != "  annotations:" {
 					return nil, false // e.g. "annotations: {}"
 				}
-				return spliceEntries(s, next, ann, lines)
+				return spliceEntries(y, next, ann, quoted[:], size)
 			}
-			if yamlLess("annotations", key) {
-				return join(s, at, "  annotations:\n"+strings.Join(lines, "")), true
+			if yamlLess("annotations", string(key)) {
+				return spliceMap(y, at, ann, quoted[:], size), true
 			}
 		}
 		at = next
 	}
 }
 
-// spliceEntries inserts lines among the annotation entries starting at at.
-func spliceEntries(s string, at int, ann []annotation, lines []string) ([]byte, bool) {
-	var b strings.Builder
-	b.Grow(len(s) + 512)
-	b.WriteString(s[:at])
+// spliceMap inserts an annotations map holding ann into y at at.
+func spliceMap(y []byte, at int, ann []annotation, quoted []bool, size int) []byte {
+	out := make([]byte, 0, size)
+	out = append(out, y[:at]...)
+	out = append(out, "  annotations:\n"...)
+	for k, a := range ann {
+		out = appendEntry(out, a, quoted[k])
+	}
+	return append(out, y[at:]...)
+}
+
+// spliceEntries inserts ann among the annotation entries starting at at.
+func spliceEntries(y []byte, at int, ann []annotation, quoted []bool, size int) ([]byte, bool) {
+	out := make([]byte, 0, size)
+	out = append(out, y[:at]...)
 	k := 0
-	for at < len(s) {
-		line, next := lineAt(s, at)
+	for at < len(y) {
+		line, next := lineAt(y, at)
 		ind := indent(line)
-		if line != "" && ind < 4 {
+		if len(line) > 0 && ind < 4 {
 			break
 		}
-		if line != "" && ind == 4 {
+		if len(line) > 0 && ind == 4 {
 			key, ok := plainKey(line[4:])
 			if !ok {
 				return nil, false
 			}
-			for k < len(ann) && yamlLess(ann[k].key, key) {
-				b.WriteString(lines[k])
+			for k < len(ann) && yamlLess(ann[k].key, string(key)) {
+				out = appendEntry(out, ann[k], quoted[k])
 				k++
 			}
-			if k < len(ann) && ann[k].key == key {
+			if k < len(ann) && ann[k].key == string(key) {
 				return nil, false // already annotated: let the slow path overwrite
 			}
 		}
-		b.WriteString(s[at:next])
+		out = append(out, y[at:next]...)
 		at = next
 	}
-	for ; k < len(lines); k++ {
-		b.WriteString(lines[k])
+	for ; k < len(ann); k++ {
+		out = appendEntry(out, ann[k], quoted[k])
 	}
-	b.WriteString(s[at:])
-	return []byte(b.String()), true
+	return append(out, y[at:]...), true
 }
 
-// join inserts insert into s at at.
-func join(s string, at int, insert string) []byte {
-	out := make([]byte, 0, len(s)+len(insert))
-	out = append(out, s[:at]...)
-	out = append(out, insert...)
-	return append(out, s[at:]...)
+// appendEntry appends the line of annotation a, its value single-quoted
+// if quoted.
+func appendEntry(out []byte, a annotation, quoted bool) []byte {
+	out = append(out, "    "...)
+	out = append(out, a.key...)
+	out = append(out, ": "...)
+	if !quoted {
+		out = append(out, a.value...)
+		return append(out, '\n')
+	}
+	out = append(out, '\'')
+	out = append(out, a.value...)
+	return append(out, "'\n"...)
 }
 
 // lineAt returns the line starting at at (without its newline) and where
 // the next one starts.
-func lineAt(s string, at int) (string, int) {
+func lineAt(s []byte, at int) ([]byte, int) {
 	if at >= len(s) {
-		return "", len(s)
+		return nil, len(s)
 	}
-	i := strings.IndexByte(s[at:], '\n')
+	i := bytes.IndexByte(s[at:], '\n')
 	if i < 0 {
 		return s[at:], len(s)
 	}
 	return s[at : at+i], at + i + 1
 }
 
-func indent(line string) int {
+func indent(line []byte) int {
 	n := 0
 	for n < len(line) && line[n] == ' ' {
 		n++
@@ -123,46 +145,62 @@ func indent(line string) int {
 
 // plainKey is the key of a "key: value" or "key:" line printed as a plain
 // scalar; false for quoted or explicit ("? ") keys.
-func plainKey(rest string) (string, bool) {
-	if rest == "" || strings.ContainsRune(`"'?-{[&*!|>%@`+"`", rune(rest[0])) {
-		return "", false
+func plainKey(rest []byte) ([]byte, bool) {
+	if len(rest) == 0 || strings.IndexByte(`"'?-{[&*!|>%@`+"`", rest[0]) >= 0 {
+		return nil, false
 	}
-	if i := strings.Index(rest, ": "); i >= 0 {
+	if i := bytes.Index(rest, []byte(": ")); i >= 0 {
 		return rest[:i], true
 	}
-	if strings.HasSuffix(rest, ":") {
+	if bytes.HasSuffix(rest, []byte(":")) {
 		return rest[:len(rest)-1], true
 	}
-	return "", false
+	return nil, false
 }
 
-// plainOrSingleQuoted prints v as yaml.v2 does in block context, for the
+// plainOrSingleQuoted says how yaml.v2 prints v in block context, for the
 // values provenance writes: a sha256:HEX digest plain, JSON single-quoted.
 // It declines anything else (spaces, which yaml.v2 may fold at; quotes;
 // non-ASCII).
-func plainOrSingleQuoted(v string) (string, bool) {
+func plainOrSingleQuoted(v string) (quoted, ok bool) {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c <= ' ' || c >= 0x7f || c == '\'' {
-			return "", false
+			return false, false
 		}
 	}
 	if strings.HasPrefix(v, "sha256:") && len(v) == len("sha256:")+64 {
 		for _, c := range v[len("sha256:"):] {
 			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-				return "", false
+				return false, false
 			}
 		}
-		return v, true
+		return false, true
 	}
 	if strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[") {
-		return "'" + v + "'", true
+		return true, true
 	}
-	return "", false
+	return false, false
 }
 
 // yamlLess is yaml.v2's ordering of string map keys (sorter.go), which
 // sigs.k8s.io/yaml output follows.
 func yamlLess(a, b string) bool {
+	// Most keys differ first at an ASCII letter or punctuation, where the
+	// order is that of the bytes (letters before other characters).
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) || i == len(b) {
+		return len(a) < len(b)
+	}
+	if ca, cb := a[i], b[i]; ca < utf8.RuneSelf && cb < utf8.RuneSelf && !isDigit(ca) && !isDigit(cb) {
+		al, bl := isLetter(ca), isLetter(cb)
+		if al != bl {
+			return bl
+		}
+		return ca < cb
+	}
 	ar, br := []rune(a), []rune(b)
 	for i := 0; i < len(ar) && i < len(br); i++ {
 		if ar[i] == br[i] {
@@ -203,3 +241,6 @@ func yamlLess(a, b string) bool {
 	}
 	return len(ar) < len(br)
 }
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

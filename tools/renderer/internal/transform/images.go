@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/api/filters/imagetag"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -24,7 +25,12 @@ type imageTags struct {
 	// prefilter is off for custom image field specs, whose shapes the
 	// structural check below does not know.
 	prefilter bool
+	// touched are the resources the last Transform ran filters on: it
+	// changed no other.
+	touched []*resource.Resource
 }
+
+func (t *imageTags) touchedList() []*resource.Resource { return t.touched }
 
 type imageEntry struct {
 	image types.Image
@@ -46,11 +52,15 @@ func newImageTags(images []types.Image, fss types.FsSlice) *imageTags {
 }
 
 func (t *imageTags) Transform(m resmap.ResMap) error {
+	t.touched = t.touched[:0]
 	for _, r := range m.Resources() {
 		strs, unusual := imageCandidates(r.YNode())
 		for _, e := range t.entries {
 			if t.prefilter && !unusual && !anyMatch(e.match, strs) {
 				continue
+			}
+			if n := len(t.touched); n == 0 || t.touched[n-1] != r {
+				t.touched = append(t.touched, r)
 			}
 			if err := r.ApplyFilter(imagetag.LegacyFilter{ImageTag: e.image}); err != nil {
 				return err

@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
@@ -29,10 +28,13 @@ type Transformer struct {
 	Config []byte
 	// Helpers are the helpers it was configured with (nil if none).
 	Helpers *resmap.PluginHelpers
-	// Scope, when set, returns (before the transformer runs) every resource
-	// of m it can change in place, by the same selection it makes itself;
-	// provenance then fingerprints only those.
+	// Scope, when set, returns (right before the transformer runs) every
+	// resource of m it can change in place, by the same selection it makes
+	// itself; provenance then fingerprints only those.
 	Scope func(m resmap.ResMap) ([]*resource.Resource, error)
+	// Touched, when set, returns (after the transformer ran) every resource
+	// it can have changed in place, for the same use as Scope.
+	Touched func() []*resource.Resource
 	resmap.Transformer
 }
 
@@ -45,13 +47,19 @@ type builder struct {
 	out        []Transformer
 }
 
-// addConfigured adds p, already configured with the values config holds;
-// only when the configuration is kept does it go through YAML like add.
-func (b *builder) addConfigured(kind string, p resmap.TransformerPlugin, config interface{}) error {
+// addConfigured adds p, already configured with the values config(fss)
+// holds; its YAML is made only when configurations are kept, without a
+// round trip through the plugin's Config.
+func (b *builder) addConfigured(kind string, p resmap.TransformerPlugin, config func([]types.FieldSpec) interface{}, fss []types.FieldSpec) error {
+	t := Transformer{Kind: kind, Field: kind, Transformer: p}
 	if b.keepConfig {
-		return b.add(kind, p, config)
+		y, err := configYAML(config, fss)
+		if err != nil {
+			return fmt.Errorf("builtin %s marshal: %w", kind, err)
+		}
+		t.Config = y
 	}
-	b.out = append(b.out, Transformer{Kind: kind, Field: kind, Transformer: p})
+	b.out = append(b.out, t)
 	return nil
 }
 
@@ -112,14 +120,8 @@ func patchesStrategicMerge(b *builder, k *types.Kustomization, _ *fieldspec.Conf
 	}{k.PatchesStrategicMerge})
 }
 
-// selectScope is the scope of a patch with a target: what m.Select picks.
-func selectScope(target *types.Selector) func(resmap.ResMap) ([]*resource.Resource, error) {
-	if target == nil {
-		return nil
-	}
-	t := *target
-	return func(m resmap.ResMap) ([]*resource.Resource, error) { return m.Select(t) }
-}
+// nothing is the scope of a transformer that changes nothing.
+func nothing(resmap.ResMap) ([]*resource.Resource, error) { return nil, nil }
 
 // setScope sets the scope of the transformer added last.
 func (b *builder) setScope(f func(resmap.ResMap) ([]*resource.Resource, error)) {
@@ -140,7 +142,7 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 		if err != nil {
 			return err
 		}
-		b.setScope(selectScope(p.Target))
+		b.target(p.Target)
 	}
 	return nil
 }
@@ -183,11 +185,6 @@ func suffix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	}{k.NameSuffix, cfg.NameSuffix})
 }
 
-type labelConfig struct {
-	Labels     map[string]string
-	FieldSpecs []types.FieldSpec
-}
-
 // labels mirrors kustomize: one transformer per `labels` entry, then one for
 // commonLabels (even when empty).
 func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
@@ -226,7 +223,16 @@ func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 
 func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error {
 	p := labelsPlugin{&builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}}
-	return b.addConfigured("LabelTransformer", p, labelConfig{pairs, fss})
+	err := b.addConfigured("LabelTransformer", p, func(fss []types.FieldSpec) interface{} {
+		return struct {
+			Labels     map[string]string
+			FieldSpecs []types.FieldSpec
+		}{pairs, fss}
+	}, fss)
+	if err == nil && len(pairs) == 0 {
+		b.setScope(nothing) // the plugin does nothing without labels
+	}
+	return err
 }
 
 // labelsPlugin and annotationsPlugin are kustomize's transformers with
@@ -259,10 +265,12 @@ func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) erro
 		return nil
 	}
 	p := annotationsPlugin{&builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}}
-	return b.addConfigured("AnnotationsTransformer", p, struct {
-		Annotations map[string]string
-		FieldSpecs  []types.FieldSpec
-	}{k.CommonAnnotations, cfg.CommonAnnotations})
+	return b.addConfigured("AnnotationsTransformer", p, func(fss []types.FieldSpec) interface{} {
+		return struct {
+			Annotations map[string]string
+			FieldSpecs  []types.FieldSpec
+		}{k.CommonAnnotations, fss}
+	}, cfg.CommonAnnotations)
 }
 
 func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
@@ -278,58 +286,9 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 		if err != nil {
 			return err
 		}
-		b.setScope(selectScope(p.Target))
+		b.target(p.Target)
 	}
 	return nil
-}
-
-func replicas(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
-	if !b.keepConfig && len(k.Replicas) > 0 {
-		b.out = append(b.out, Transformer{
-			Kind: "ReplicaCountTransformer", Field: "ReplicaCountTransformer", Steps: len(k.Replicas),
-			Transformer: newReplicaCounts(k.Replicas, cfg.Replicas),
-		})
-		return nil
-	}
-	for _, r := range k.Replicas {
-		p := &builtins.ReplicaCountTransformerPlugin{Replica: r, FieldSpecs: cfg.Replicas}
-		err := b.addConfigured("ReplicaCountTransformer", p, struct {
-			Replica    types.Replica
-			FieldSpecs []types.FieldSpec
-		}{r, cfg.Replicas})
-		if err != nil {
-			return err
-		}
-		// kustomize changes the objects one of whose IDs has the name.
-		name := r.Name
-		scope := func(m resmap.ResMap) ([]*resource.Resource, error) {
-			return resourcemap.WithAnyName(m, name), nil
-		}
-		b.setScope(scope)
-		last := &b.out[len(b.out)-1]
-		last.Transformer = scoped{last.Transformer, scope}
-	}
-	return nil
-}
-
-// scoped runs a transformer on the part of the map its scope picks, which
-// must be every resource it looks at: the plugin's own scan of the whole
-// map for each of its field specs then reads only those.
-type scoped struct {
-	resmap.Transformer
-	scope func(resmap.ResMap) ([]*resource.Resource, error)
-}
-
-func (s scoped) Transform(m resmap.ResMap) error {
-	list, err := s.scope(m)
-	if err != nil {
-		return err
-	}
-	sub, err := resourcemap.FromResources(list)
-	if err != nil {
-		return err
-	}
-	return s.Transformer.Transform(sub)
 }
 
 // images runs all `images` entries as one step (see imageTags).
@@ -344,9 +303,10 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if err != nil {
 		return err
 	}
+	t := newImageTags(k.Images, cfg.Images)
 	b.out = append(b.out, Transformer{
 		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images), Config: y,
-		Transformer: newImageTags(k.Images, cfg.Images),
+		Transformer: t, Touched: t.touchedList,
 	})
 	return nil
 }
