@@ -268,28 +268,31 @@ func Decode(data []byte) (*Snapshot, error) {
 }
 
 // defaultConfig is kustomize's default field specs as accumulating them
-// leaves them (merging sorts), and their YAML. Made on first use: commands
+// leaves them (merging sorts). Made on first use, like defaultYAML: commands
 // that encode no snapshot do not pay for parsing the defaults.
-var defaultConfig = sync.OnceValues(func() (*fieldspec.Config, []byte) {
+var defaultConfig = sync.OnceValue(func() *fieldspec.Config {
 	c, err := (&fieldspec.Config{}).Merge(fieldspec.Defaults())
 	if err != nil {
 		panic(err)
 	}
-	y, err := yaml.Marshal(c)
+	return c
+})
+
+var defaultYAML = sync.OnceValue(func() []byte {
+	y, err := yaml.Marshal(defaultConfig())
 	if err != nil {
 		panic(err)
 	}
-	return c, y
+	return y
 })
 
 // isDefault reports whether c marshals as the defaults do. Equal values
 // marshal equally (Config has no maps), so DeepEqual answers the usual case
 // without marshalling, which cost a fifth of a small render.
 func isDefault(c *fieldspec.Config) bool {
-	d, y := defaultConfig()
-	if reflect.DeepEqual(c, d) {
+	if reflect.DeepEqual(c, defaultConfig()) {
 		return true
 	}
 	b, err := yaml.Marshal(c)
-	return err == nil && bytes.Equal(b, y)
+	return err == nil && bytes.Equal(b, defaultYAML())
 }
