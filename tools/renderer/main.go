@@ -14,7 +14,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/gcpace"
+	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/gcpace/atinit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
@@ -52,9 +52,8 @@ Flags:
 `
 
 func main() {
+	// The collector is paced from initialisation on (package gcpace/atinit).
 	stop := profile() // profile.go
-	// No collections before the heap reaches 128 MB (package gcpace).
-	gcpace.Start(128 << 20)
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -4,19 +4,14 @@
 package fieldspec
 
 import (
-	_ "embed"
 	"fmt"
 	"sort"
-	"sync"
 
 	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 )
-
-//go:embed defaults.yaml
-var defaultsYAML []byte
 
 // NameBackReference lists the fields (Referrers) that refer to objects of Gvk by name.
 type NameBackReference struct {
@@ -78,23 +73,6 @@ type Config struct {
 	VarReference              types.FsSlice      `json:"varReference,omitempty"`
 	Images                    types.FsSlice      `json:"images,omitempty"`
 	Replicas                  types.FsSlice      `json:"replicas,omitempty"`
-}
-
-var (
-	defaultsOnce sync.Once
-	defaults     *Config
-)
-
-// Defaults returns a fresh copy of kustomize's default field specs.
-func Defaults() *Config {
-	defaultsOnce.Do(func() {
-		c, err := Parse(defaultsYAML)
-		if err != nil {
-			panic(fmt.Sprintf("embedded default field specs: %v", err))
-		}
-		defaults = c
-	})
-	return defaults.DeepCopy()
 }
 
 // Parse reads a configurations file strictly: unknown keys are errors.
