@@ -73,3 +73,63 @@ func TestRenderFunctionFlag(t *testing.T) {
 		t.Errorf("twice: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestRenderFunctionProvenance checks that under provenance a declared
+// executable counts as the exec path's content: rebuilding the function
+// changes the inputs digest of the object it changed, and the manifest
+// lists the executable with its hash.
+func TestRenderFunctionProvenance(t *testing.T) {
+	t.Cleanup(func() { _ = execfn.Declare(nil) })
+	dir := tree(t, fnApp)
+	exe := filepath.Join(dir, "bin", "set_team")
+	if err := os.Chmod(exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	render := func() (manifests, provenance string) {
+		t.Helper()
+		out, man := filepath.Join(dir, "app.yaml"), filepath.Join(dir, "app.provenance.json")
+		code, _, stderr := runCLI("render", "app", "--snapshot", filepath.Join(dir, "app.krmsnap"), "--manifests", out,
+			"--hermetic", "--label", "//app:app", "--function", "app/fn/set-team=bin/set_team", "--provenance-manifest", man)
+		if code != 0 {
+			t.Fatalf("render: exit %d, stderr %q", code, stderr)
+		}
+		m, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := os.ReadFile(man)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(m), string(p)
+	}
+	digest := func(manifests string) string {
+		for _, line := range strings.Split(manifests, "\n") {
+			if strings.Contains(line, "inputs-digest:") {
+				return line
+			}
+		}
+		t.Fatalf("no inputs-digest annotation in\n%s", manifests)
+		return ""
+	}
+	before, man := render()
+	if !strings.Contains(man, `"bin/set_team"`) {
+		t.Errorf("the provenance manifest does not list the executable bin/set_team:\n%s", man)
+	}
+	// The same behaviour, other bytes: a rebuilt function.
+	f, err := os.OpenFile(exe, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("# rebuilt\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := render()
+	if digest(before) == digest(after) {
+		t.Errorf("the inputs digest did not change when the declared executable did: %s", digest(after))
+	}
+}

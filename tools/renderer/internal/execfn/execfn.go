@@ -108,6 +108,11 @@ type resolver interface {
 	Resolve(path string) (string, error)
 }
 
+// fileRecorder is what a provenance-recording loader offers (load.Recorder).
+type fileRecorder interface {
+	RecordFile(abs string, content []byte)
+}
+
 // Config reads the config object and finds the executable it names.
 func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	p.h = h
@@ -145,7 +150,17 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	}
 	if d != nil {
 		// A declared executable (krm render --function) stands for the
-		// path: nothing needs to exist there.
+		// path: nothing needs to exist there. Under provenance it is a file
+		// the step read (at its own path, which krm trace can check in the
+		// workspace: bazel-out/...), so a rebuilt function changes the
+		// digests of the objects it changed.
+		if rec, ok := ldr.(fileRecorder); ok {
+			b, err := os.ReadFile(d.exe)
+			if err != nil {
+				return fmt.Errorf("%s: exec path %q: declared executable: %w", p.name, rel, err)
+			}
+			rec.RecordFile(d.exe, b)
+		}
 		p.path, p.display = d.exe, d.given
 		return nil
 	}

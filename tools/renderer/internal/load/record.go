@@ -46,6 +46,12 @@ func (r *Recorder) Resolve(path string) (string, error) {
 	return abs, err
 }
 
+// RecordFile records content as read from abs, a file the loader did not
+// serve: a declared exec function's executable.
+func (r *Recorder) RecordFile(abs string, content []byte) {
+	r.reads = append(r.reads, Read{Path: filepath.Clean(abs), Content: content, Loaded: true})
+}
+
 // Reads returns what was recorded so far.
 func (r *Recorder) Reads() []Read { return r.reads }
 
