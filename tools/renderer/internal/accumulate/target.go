@@ -193,10 +193,9 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
-	if t.subHelmNamespace() == "" {
-		for _, c := range t.kust.HelmCharts {
-			acc.HelmUnnamespaced = acc.HelmUnnamespaced || c.Namespace == ""
-		}
+	// No kustomization up to here sets a namespace for its charts.
+	if t.helmNamespace == "" && InheritsHelmNamespace(t.kust) {
+		acc.HelmUnnamespaced = true
 	}
 	type gen struct {
 		g      resmap.Generator
