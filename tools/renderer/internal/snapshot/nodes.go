@@ -3,6 +3,7 @@ package snapshot
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -128,6 +129,17 @@ func (w *nodeWriter) str(s string) {
 // overflow on a corrupt one.
 const maxDepth = 10000
 
+// A node written once and referenced twice by its parent, which is
+// referenced twice by its own, and so on, makes a few lines that a walk
+// through the objects (the printer, every transformer) visits 2^lines
+// times. expansionFactor and minExpansion bound the nodes such a walk
+// visits, counting a shared node each time it is reached: krm's own
+// snapshots share leaves and small subtrees, far below the bound.
+const (
+	expansionFactor = 16
+	minExpansion    = 1 << 22
+)
+
 // nodeReader reads the nodes nodeWriter wrote. Nodes and child lists are
 // cut from large blocks (a child list's capacity ends at its length, so an
 // append copies it), strings from the snapshot text.
@@ -137,19 +149,39 @@ type nodeReader struct {
 	nodes []*yaml.Node
 	// open marks the nodes whose children are being read: a reference to
 	// one would make a cycle.
-	open  []bool
+	open []bool
+	// size is the number of nodes a walk from each node visits.
+	size  []int
 	block []yaml.Node
 	lists []*yaml.Node
+	// visits is the sum of the sizes of the objects read so far.
+	visits int
 }
 
 var errTruncated = errors.New("truncated node")
 
-func (r *nodeReader) node(depth int) (*yaml.Node, error) {
+// object reads the nodes of one object, and fails once walking all the
+// objects read so far would visit more nodes than the bound allows.
+func (r *nodeReader) object() (*yaml.Node, error) {
+	n, size, err := r.node(0)
+	if err != nil {
+		return nil, err
+	}
+	r.visits = saturatingAdd(r.visits, size)
+	if limit := max(expansionFactor*len(r.nodes), minExpansion); r.visits > limit {
+		return nil, fmt.Errorf("shared nodes expand to more than %d nodes", limit)
+	}
+	return n, nil
+}
+
+// node reads a node and its children, and returns the node and the
+// number of nodes a walk from it visits.
+func (r *nodeReader) node(depth int) (*yaml.Node, int, error) {
 	if depth > maxDepth {
-		return nil, fmt.Errorf("nodes nested deeper than %d", maxDepth)
+		return nil, 0, fmt.Errorf("nodes nested deeper than %d", maxDepth)
 	}
 	if r.pos >= len(r.s) {
-		return nil, errTruncated
+		return nil, 0, errTruncated
 	}
 	c := r.s[r.pos]
 	r.pos++
@@ -157,16 +189,16 @@ func (r *nodeReader) node(depth int) (*yaml.Node, error) {
 	if c == 'r' {
 		i, err := r.num()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if i >= len(r.nodes) || r.open[i] {
-			return nil, fmt.Errorf("bad node reference %d", i)
+			return nil, 0, fmt.Errorf("bad node reference %d", i)
 		}
-		return r.nodes[i], r.end()
+		return r.nodes[i], r.size[i], r.end()
 	}
 	kind := kindOf[c]
 	if kind == 0 {
-		return nil, fmt.Errorf("bad node kind %q at byte %d", c, r.pos-1)
+		return nil, 0, fmt.Errorf("bad node kind %q at byte %d", c, r.pos-1)
 	}
 	if len(r.block) == 0 {
 		r.block = make([]yaml.Node, 512)
@@ -177,51 +209,55 @@ func (r *nodeReader) node(depth int) (*yaml.Node, error) {
 	index := len(r.nodes)
 	r.nodes = append(r.nodes, n)
 	r.open = append(r.open, true)
+	r.size = append(r.size, 0)
 	if r.pos >= len(r.s) {
-		return nil, errTruncated
+		return nil, 0, errTruncated
 	}
 	c = r.s[r.pos]
 	r.pos++
 	if tag := tagOf[c]; tag != nil {
 		n.Tag = *tag
 	} else if c != '!' {
-		return nil, fmt.Errorf("bad tag code %q at byte %d", c, r.pos-1)
+		return nil, 0, fmt.Errorf("bad tag code %q at byte %d", c, r.pos-1)
 	} else if n.Tag, err = r.str(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	style, err := r.num()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	n.Style = yaml.Style(style)
 	children, alias := 0, false
 	if r.peek('&') {
 		if n.Anchor, err = r.str(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	if r.peek('=') {
 		if n.Value, err = r.str(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	if r.peek('*') {
 		if children, err = r.num(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		// Each child takes at least three bytes.
 		if children > (len(r.s)-r.pos)/3 {
-			return nil, errTruncated
+			return nil, 0, errTruncated
 		}
 	}
 	alias = r.peek('@')
 	if err := r.end(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	size := 1
 	if alias {
-		if n.Alias, err = r.node(depth + 1); err != nil {
-			return nil, err
+		var s int
+		if n.Alias, s, err = r.node(depth + 1); err != nil {
+			return nil, 0, err
 		}
+		size = saturatingAdd(size, s)
 	}
 	if children > 0 {
 		if len(r.lists) < children {
@@ -230,13 +266,24 @@ func (r *nodeReader) node(depth int) (*yaml.Node, error) {
 		n.Content = r.lists[:children:children]
 		r.lists = r.lists[children:]
 		for i := range n.Content {
-			if n.Content[i], err = r.node(depth + 1); err != nil {
-				return nil, err
+			var s int
+			if n.Content[i], s, err = r.node(depth + 1); err != nil {
+				return nil, 0, err
 			}
+			size = saturatingAdd(size, s)
 		}
 	}
 	r.open[index] = false
-	return n, nil
+	r.size[index] = size
+	return n, size, nil
+}
+
+// saturatingAdd adds sizes that a crafted snapshot can double at each line.
+func saturatingAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // num reads a decimal number.

@@ -242,7 +242,7 @@ func Decode(data []byte) (*Snapshot, error) {
 			return nil, fmt.Errorf("malformed snapshot: resource %d: %q expected", len(list), objectStart)
 		}
 		r.pos += len(objectStart)
-		n, err := r.node(0)
+		n, err := r.object()
 		if err != nil {
 			return nil, fmt.Errorf("malformed snapshot: resource %d: %w", len(list), err)
 		}

@@ -2,6 +2,7 @@ package snapshot_test
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -452,5 +453,30 @@ func TestNodesKept(t *testing.T) {
 	data0 := got[0].RNode.YNode().Content[7]
 	if label(got[0]) != label(got[1]) || label(got[0]) != data0.Content[13].Content[0] || data0.Content[11].Alias != data0.Content[9] {
 		t.Errorf("shared nodes not kept shared:\n%s", data)
+	}
+}
+
+// A snapshot of a few hundred bytes whose shared nodes a walk would visit
+// 2^40 times is refused; the same nodes shared a few times are not.
+func TestDecodeBoundsSharedNodes(t *testing.T) {
+	crafted := func(levels int) string {
+		// Value i is a sequence whose two items are both value i-1.
+		var b strings.Builder
+		fmt.Fprintf(&b, "apiVersion: %s\nkind: %s\nkustomizationKind: Kustomization\nresources: 1\n---\n", snapshot.APIVersion, snapshot.Kind)
+		fmt.Fprintf(&b, "m-0*%d\nss0=4:kind\nss0=9:ConfigMap\nss0=4:leaf\nss0=1:x\n", 2*levels+4)
+		prev := 4 // the index of value i-1 (the scalar x first)
+		for i := 0; i < levels; i++ {
+			key := fmt.Sprintf("k%d", i)
+			fmt.Fprintf(&b, "ss0=%d:%s\nq-0*2\nr%d\nr%d\n", len(key), key, prev, prev)
+			prev += 2
+		}
+		return b.String()
+	}
+	if _, err := snapshot.Decode([]byte(crafted(3))); err != nil {
+		t.Fatalf("a little sharing: %v", err)
+	}
+	_, err := snapshot.Decode([]byte(crafted(40)))
+	if err == nil || !strings.Contains(err.Error(), "shared nodes expand to more than") {
+		t.Errorf("Decode of nodes shared 2^40 times: error = %v, want the expansion bound", err)
 	}
 }
