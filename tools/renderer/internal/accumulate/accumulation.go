@@ -44,6 +44,9 @@ type Accumulation struct {
 type OpenAPISetting struct {
 	Settings map[string]string
 	Schema   []byte
+	// SchemaFile is the absolute path of the schema file, if one was read
+	// in this build (provenance lists it as read by the patches it rules).
+	SchemaFile string
 	// Label is the Bazel label of the snapshot that carried it, if any.
 	Label string
 }

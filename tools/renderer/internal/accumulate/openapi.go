@@ -3,6 +3,10 @@ package accumulate
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 )
@@ -58,17 +62,30 @@ func setOpenAPI(t *Target, isRoot bool) error {
 	if len(settings) == 0 && !isRoot {
 		return nil
 	}
-	var data []byte
+	s := &OpenAPISetting{Settings: settings}
 	if p, ok := settings["path"]; ok {
 		var err error
-		if data, err = t.ldr.Load(p); err != nil {
+		if s.Schema, err = t.ldr.Load(p); err != nil {
 			return fmt.Errorf("%s: openapi: %w", t.kustPath(), err)
 		}
+		s.SchemaFile = p
+		if !filepath.IsAbs(p) {
+			s.SchemaFile = filepath.Join(t.ldr.Root(), p)
+		}
 	}
-	if err := t.env.applyOpenAPI(&OpenAPISetting{Settings: settings, Schema: data}, isRoot); err != nil {
+	if err := t.env.applyOpenAPI(s, isRoot); err != nil {
 		return fmt.Errorf("%s: openapi %v: %w", t.kustPath(), settings, err)
 	}
 	return nil
+}
+
+// recordSchema lists the schema file in effect as read by transformer step
+// s: the schema decides how patches merge lists, so it is an input of what
+// they change.
+func (t *Target) recordSchema(s *provenance.Step) {
+	if o := t.env.openAPI; o != nil && o.SchemaFile != "" {
+		t.env.Prov.AddReads(s, []load.Read{{Path: o.SchemaFile, Content: o.Schema, Loaded: true}})
+	}
 }
 
 // SetRootOpenAPI installs the top kustomization's schema settings.

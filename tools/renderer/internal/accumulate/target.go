@@ -402,6 +402,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 			if s.touched != nil {
 				scope, scoped = s.touched(), true
 			}
+			t.recordSchema(s.prov)
 			t.recordStep(m, before, s.prov, s.rec, scope, scoped)
 		}
 	}

@@ -342,6 +342,30 @@ func TestProvenanceSensitivity(t *testing.T) {
 	}
 }
 
+// The OpenAPI schema a tree sets decides how patches merge lists: editing
+// it changes the digest of what a patch changed under it, and of nothing
+// else; the manifest lists it as read by the patch step.
+func TestProvenanceOpenAPISchema(t *testing.T) {
+	files := map[string]string{
+		"/ws/overlay/kustomization.yaml": "openapi:\n  path: schema.json\nresources:\n- objs.yaml\npatches:\n- patch: |-\n    apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: patched\n    data:\n      b: \"2\"\n",
+		"/ws/overlay/objs.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: patched\ndata:\n  a: \"1\"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: untouched\n",
+		"/ws/overlay/schema.json":       `{"definitions": {}}`,
+	}
+	before := renderProv(t, files)
+	files["/ws/overlay/schema.json"] = `{"definitions": {"x": {"type": "object"}}}`
+	after := digests(t, renderProv(t, files))
+	for id, old := range digests(t, before) {
+		if changed, want := after[id] != old, id == "ConfigMap/patched"; changed != want {
+			t.Errorf("%s: digest changed=%v after editing the schema, want %v", id, changed, want)
+		}
+	}
+	for _, s := range manifestOf(t, before).Steps {
+		if s.Kind == "PatchTransformer" && !slices.Contains(s.Files, "overlay/schema.json") {
+			t.Errorf("patch step files = %v, want overlay/schema.json among them", s.Files)
+		}
+	}
+}
+
 // TestProvenanceNoSecrets checks that no secret value, nor its sha256 or
 // base64 encoding (nor the sha256 of that), nor the sha256 of a file or
 // configuration holding one, appears in the provenance manifest, the
