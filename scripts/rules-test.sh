@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the errors of krm_kustomization that Bazel tests cannot check (a failing build):
+# Checks the errors of krm_kustomization that Bazel tests cannot check (a failing build; the
+# analysis errors are bazel-skylib analysis tests in rules/tests/analysis):
 # the fixtures in rules/tests/hermetic (tagged manual) must fail, naming the target to fix,
 # the images fixtures in rules/tests/images (manual) too, and //examples/functions:latest
 # (manual) must fail with its validator's message.
@@ -78,11 +79,6 @@ expect_failure "$pkg:kind_mismatch" \
 # openapi set in the file, not on the target: reading a base from its snapshot is refused.
 expect_failure "$pkg:missing_openapi" \
   "rules/tests/hermetic/missing_openapi/kustomization.yaml sets openapi, whose schema kustomize applies to everything rendered after it: the bases cannot be read from snapshots: set openapi = True on $pkg:missing_openapi (Gazelle does)"
-# provenance = "on" with a base rendering without provenance (an analysis error).
-expect_failure "$pkg:provenance_on" \
-  "provenance is on for $pkg:provenance_on, but its base $pkg:base renders without provenance"
-# srcs without the kustomization file: an analysis error.
-expect_failure "$pkg:no_kustomization_file" "must include the kustomization file of its directory"
 # A Starlark script (path: of a StarlarkRun) not in srcs, and a .star file it loads not in srcs.
 expect_failure "$pkg:missing_star" '"set_owner.star" is not a declared input: add rules/tests/hermetic/missing_star/set_owner.star to srcs of '"$pkg:missing_star"
 expect_failure "$pkg:missing_star_load" 'cannot load lib/owner.star' \
@@ -90,18 +86,10 @@ expect_failure "$pkg:missing_star_load" 'cannot load lib/owner.star' \
 # An exec function not declared in functions: it does not run, even with its file in srcs.
 expect_failure "$pkg:undeclared_function" 'exec path "./fn/set-owner"' 'is not a declared function' \
   "add it to the functions attribute of $pkg:undeclared_function" 'functions = {"./fn/set-owner": ":my_function"}'
-# functions: two executables for one path, an absolute path (analysis errors).
-expect_failure //rules/tests/functions:conflicting_functions \
-  "two executables for the exec path rules/tests/functions/app/fn/note: //rules/tests/functions:note"
-expect_failure //rules/tests/functions:absolute_function "exec path \"/usr/bin/note\" must be relative to the kustomization directory"
 # images: a digest file without a digest (the renderer's error names the image, the file and
-# the label), a digest target with two files, images on a Component (analysis errors).
+# the label).
 expect_failure //rules/tests/images:bad_digest 'image app: digest file bazel-out/' \
   '/rules/tests/images/latest.digest (from //rules/tests/images:latest_digest): "latest" is not an image digest'
-expect_failure //rules/tests/images:two_file_digest \
-  "images of //rules/tests/images:two_file_digest: //rules/tests/images:two_files must yield one file holding the image digest (sha256:...), it yields 2"
-expect_failure //rules/tests/images:component \
-  "images of //rules/tests/images:component: a Component cannot pin images"
 # A chart inheriting the including kustomization's namespace, read from a snapshot: the
 # error names the attribute that makes the parents render it from sources.
 expect_failure //rules/tests/helm:team_missing_attribute \
