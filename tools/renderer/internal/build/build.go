@@ -316,14 +316,6 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	return res, nil
 }
 
-// SetsOpenAPI reports whether a kustomization in the tree of dir (itself,
-// its bases and components, transitively) sets openapi: what the rules'
-// openapi attribute says, which makes a render read bases from sources.
-func SetsOpenAPI(fsys filesys.FileSystem, dir string) (bool, error) {
-	openAPI, _, err := scanTree(fsys, dir)
-	return openAPI, err
-}
-
 // NeedsBaseSources reports whether the rules render dir's bases from their
 // sources: its tree sets openapi, or a base or component below it inflates a
 // helm chart that inherits the namespace of the kustomization including it

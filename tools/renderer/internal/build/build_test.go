@@ -537,10 +537,10 @@ func TestOpenAPIBasesFromSources(t *testing.T) {
 	if string(res.Manifests) != string(want) {
 		t.Errorf("from sources: got\n%s\nwant (kustomize)\n%s", res.Manifests, want)
 	}
-	if ok, err := SetsOpenAPI(fs, app); err != nil || !ok {
-		t.Errorf("SetsOpenAPI(app) = %v, %v; want true", ok, err)
+	if ok, err := NeedsBaseSources(fs, app); err != nil || !ok {
+		t.Errorf("NeedsBaseSources(app) = %v, %v; want true (its base crds sets openapi)", ok, err)
 	}
-	if ok, err := SetsOpenAPI(fs, filepath.Join(tree, "widgets")); err != nil || ok {
-		t.Errorf("SetsOpenAPI(widgets) = %v, %v; want false", ok, err)
+	if ok, err := NeedsBaseSources(fs, filepath.Join(tree, "widgets")); err != nil || ok {
+		t.Errorf("NeedsBaseSources(widgets) = %v, %v; want false", ok, err)
 	}
 }
