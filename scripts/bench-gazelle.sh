@@ -58,15 +58,19 @@ builds=$(find . -name BUILD.bazel | wc -l)
 # 2. kustomize loop vs clean Bazel build. The renderer (and Bazel's external repositories)
 # first, through the disk cache the project's other scripts share: they are built once per
 # machine, not per change. The timed builds use the empty disk cache $dc. Render actions run
-# the renderer built for the exec configuration, so it is prebuilt as a genrule's tool (the
-# package krm_prebuild, outside the rendered tree), not as a target of its own.
+# the renderers built for the exec configuration (the full one, and the lean one without
+# Helm that actions without a chart run), so they are prebuilt as a genrule's tools (the
+# package krm_prebuild, outside the rendered tree), not as targets of their own.
 mkdir -p krm_prebuild
 cat >krm_prebuild/BUILD.bazel <<'BUILD'
 genrule(
     name = "renderer",
     outs = ["version.txt"],
-    cmd = "$(execpath @rules_krm//tools/renderer:krm) version >$@",
-    tools = ["@rules_krm//tools/renderer:krm"],
+    cmd = "$(execpath @rules_krm//tools/renderer:krm) version >$@ && $(execpath @rules_krm//tools/renderer:krm_nohelm) version >>$@",
+    tools = [
+        "@rules_krm//tools/renderer:krm",
+        "@rules_krm//tools/renderer:krm_nohelm",
+    ],
 )
 BUILD
 prebuild=(--disk_cache="$(krm_disk_cache)" --symlink_prefix=/ --nosandbox_debug)

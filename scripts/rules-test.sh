@@ -95,6 +95,9 @@ expect_failure //rules/tests/images:bad_digest 'image app: digest file bazel-out
 expect_failure //rules/tests/helm:team_missing_attribute \
   "base '../shared' inflates a helm chart without a namespace; kustomize gives it the namespace \"team-a\"" \
   'set helm_inherits_namespace = True on the krm_kustomization whose file has that helmCharts entry'
+# A chart whose files are not in srcs: the lean renderer (no Helm) ran, and says what to add.
+expect_failure //rules/tests/helm:chart_not_in_srcs 'rules/tests/helm/shared/kustomization.yaml' \
+  "add the chart's files (its Chart.yaml, or the packaged .tgz) to srcs of the krm_kustomization inflating it"
 # A tree that sets openapi renders bad_digest from its sources, with bad_digest's pins.
 expect_failure //rules/tests/images:openapi 'image app: digest file bazel-out/' \
   '/rules/tests/images/latest.digest (from //rules/tests/images:latest_digest): "latest" is not an image digest'

@@ -162,6 +162,18 @@ def _owner_flag(k):
 def _label_map_flag(k):
     return "--label-map=%s=%s" % (k.dir, label_string(k.label))
 
+def _has_chart(files):
+    """Whether files hold a helm chart: its Chart.yaml, or a packaged `.tgz` chart."""
+    for f in files:
+        if f.basename == "Chart.yaml" or f.basename.endswith(".tgz"):
+            return True
+    return False
+
+def _renderer(toolchain, needs_helm):
+    """The toolchain's KrmRendererInfo for an action: the lean one unless it needs Helm."""
+    lean = getattr(toolchain, "lean_renderer", None)
+    return toolchain.renderer if needs_helm or not lean else lean
+
 def _provenance_enabled(ctx):
     if ctx.attr.provenance == "auto":
         return ctx.attr._provenance_flag[BuildSettingInfo].value
@@ -180,7 +192,7 @@ def _run_render(r, mnemonic, message, outputs, flags):
     # The files the --image flags name, declared at the paths the flags give.
     args[1].add_all(r.image_files, map_each = _exec_path)
     r.ctx.actions.run(
-        executable = r.ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer.files_to_run,
+        executable = r.renderer.files_to_run,
         arguments = args,
         inputs = r.inputs,
         tools = [f.function.files_to_run for f in r.functions],
@@ -249,6 +261,18 @@ def _krm_kustomization_impl(ctx):
     helm_inherits_namespace = ctx.attr.helm_inherits_namespace or any([d.helm_inherits_namespace for d in deps])
     from_sources = openapi or any([d.helm_inherits_namespace for d in deps])
     sources = depset(ctx.files.srcs, transitive = [d.sources for d in deps])
+
+    # Linking Helm makes every start of the renderer several times slower, so the actions
+    # run the toolchain's lean renderer unless a chart may be inflated in them: charts among
+    # its own srcs, in a dep that may be a component (components render in the action of
+    # the kustomization naming them), or anywhere in a tree rendered from sources.
+    helm_charts = _has_chart(ctx.files.srcs) or any([d.helm_charts for d in deps])
+    needs_helm = _has_chart(ctx.files.srcs) or any([
+        d.helm_charts
+        for d in deps
+        if from_sources or d.kind != KUSTOMIZATION
+    ])
+    renderer = _renderer(ctx.toolchains[KRM_TOOLCHAIN_TYPE], needs_helm)
     if kind == COMPONENT and ctx.attr.images:
         fail("images of %s: a Component cannot pin images: set images on the kustomizations that name it" % label, attr = "images")
     images = pinned_images(ctx, dir, label_string)
@@ -311,6 +335,7 @@ def _krm_kustomization_impl(ctx):
     render, render_origins = [
         struct(
             ctx = ctx,
+            renderer = renderer,
             dir = dir,
             srcs = srcs,
             bases = bases,
@@ -347,8 +372,7 @@ def _krm_kustomization_impl(ctx):
         # kustomize tracks origins through a whole build when the top kustomization's
         # buildMetadata asks: then so must the bases' snapshots.
         _run_render(render_origins if ctx.attr.build_metadata else render, "KrmManifests", "Rendering manifests of", outputs, flags)
-        renderer = ctx.toolchains[KRM_TOOLCHAIN_TYPE].renderer
-        manifests = stamp_manifests(ctx, renderer, manifests, label)  # the stamped file under --stamp
+        manifests = stamp_manifests(ctx, _renderer(ctx.toolchains[KRM_TOOLCHAIN_TYPE], False), manifests, label)  # the stamped file under --stamp
 
     # Until the render reads the file, a target without an explicit kind may be a
     # component: its functions and its components' labels go to the parents too.
@@ -375,6 +399,7 @@ def _krm_kustomization_impl(ctx):
         provenance_manifest = provenance_manifest,
         openapi = openapi,
         helm_inherits_namespace = helm_inherits_namespace,
+        helm_charts = helm_charts,
         sources = sources,
         owners = owners,
     )

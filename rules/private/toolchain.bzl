@@ -5,13 +5,20 @@ load(":providers.bzl", "KrmRendererInfo")
 # The toolchain type that rules using the renderer declare in `toolchains`.
 KRM_TOOLCHAIN_TYPE = "@rules_krm//rules:toolchain_type"
 
-def _krm_toolchain_impl(ctx):
-    renderer = KrmRendererInfo(
-        executable = ctx.executable.renderer,
-        files_to_run = ctx.attr.renderer[DefaultInfo].files_to_run,
+def _renderer_info(ctx, attr):
+    if not getattr(ctx.attr, attr):
+        return None
+    return KrmRendererInfo(
+        executable = getattr(ctx.executable, attr),
+        files_to_run = getattr(ctx.attr, attr)[DefaultInfo].files_to_run,
     )
+
+def _krm_toolchain_impl(ctx):
     return [
-        platform_common.ToolchainInfo(renderer = renderer),
+        platform_common.ToolchainInfo(
+            renderer = _renderer_info(ctx, "renderer"),
+            lean_renderer = _renderer_info(ctx, "lean_renderer"),
+        ),
     ]
 
 krm_toolchain = rule(
@@ -39,11 +46,24 @@ toolchain(
 )
 ```
 
-The toolchain's `ToolchainInfo` has one field, `renderer`, a `KrmRendererInfo`.""",
+The default toolchain also has a lean renderer, `@rules_krm//tools/renderer:krm_nohelm`:
+the same program without Helm linked in, which starts several times faster (Helm's Go
+packages initialise at every start). `krm_kustomization` runs it for every action whose
+inputs hold no helm chart (no `Chart.yaml` nor packaged `.tgz` among the `srcs` that action
+reads), and `renderer` for the others.
+
+The toolchain's `ToolchainInfo` has two fields, `renderer` and `lean_renderer` (None when
+unset: `renderer` then runs every action), each a `KrmRendererInfo`.""",
     attrs = {
         "renderer": attr.label(
             doc = "The renderer executable: a binary target (such as a `go_binary`) or a prebuilt executable file. It is built for, and runs on, the execution platform.",
             mandatory = True,
+            executable = True,
+            allow_files = True,
+            cfg = "exec",
+        ),
+        "lean_renderer": attr.label(
+            doc = "Optional: a renderer built without Helm (such as `@rules_krm//tools/renderer:krm_nohelm`), run for the actions whose inputs hold no helm chart; it starts faster. Unset: `renderer` runs every action.",
             executable = True,
             allow_files = True,
             cfg = "exec",

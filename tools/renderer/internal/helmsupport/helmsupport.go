@@ -31,8 +31,10 @@ func (absent) Config(h *resmap.PluginHelpers, _ []byte) error {
 	if gc := h.GeneralConfig(); gc == nil || !gc.HelmConfig.Enabled {
 		return fmt.Errorf("must specify --enable-helm")
 	}
-	return fmt.Errorf("this krm was built without Helm support (build tag krm_nohelm): " +
-		"render with the full renderer, @rules_krm//tools/renderer:krm (the default toolchain)")
+	return fmt.Errorf("this krm was built without Helm (krm_nohelm) and inflates no chart: " +
+		"under Bazel, rules_krm runs it for the actions whose srcs hold no chart, so add the chart's files " +
+		"(its Chart.yaml, or the packaged .tgz) to srcs of the krm_kustomization inflating it; " +
+		"elsewhere use the full renderer, @rules_krm//tools/renderer:krm")
 }
 
 func (absent) Generate() (resmap.ResMap, error) {
