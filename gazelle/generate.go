@@ -46,6 +46,8 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		}
 		if rd.kind == componentKind {
 			r.SetAttr("kind", componentKind)
+		} else if rd.helmCharts {
+			r.SetAttr("kind", "Kustomization")
 		}
 		if kc.loadRestrictor != loadRestrictionsRoot {
 			r.SetAttr("load_restrictor", kc.loadRestrictor)

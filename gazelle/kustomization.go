@@ -41,6 +41,10 @@ type reads struct {
 	// sets none: the chart gets the namespace of the kustomization including it, so the
 	// targets including it render it from sources (helm_inherits_namespace = True).
 	helmInheritsNamespace bool
+	// helmCharts is set when the file inflates helm charts: a Kustomization then says
+	// kind = "Kustomization", so that the targets including it know it is no component
+	// (whose charts would inflate in their own actions) and run the lean renderer.
+	helmCharts bool
 	// files are existing regular files, the kustomization file included; sorted.
 	files []string
 	// dirs are directories holding a kustomization (bases, components, directories of
@@ -86,6 +90,7 @@ func readKustomization(root, dir, name string) reads {
 	for _, c := range k.HelmCharts {
 		out.helmInheritsNamespace = out.helmInheritsNamespace || (c.Namespace == "" && k.Namespace == "")
 	}
+	out.helmCharts = len(k.HelmCharts) != 0
 	if k.Kind == componentKind {
 		out.standalone = r.buildsAlone(&k)
 	}
