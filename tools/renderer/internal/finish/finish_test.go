@@ -340,6 +340,16 @@ metadata:
 		},
 		want: []string{"name: x-sa\n  namespace: new"},
 	},
+	{
+		name: "a reference in an annotation (previous IDs read afresh)",
+		files: map[string]string{
+			"/r/app/kustomization.yaml": "namePrefix: p-\nconfigurations:\n- refs.yaml\nresources:\n- objs.yaml\n",
+			"/r/app/refs.yaml":          "nameReference:\n- kind: ConfigMap\n  version: v1\n  fieldSpecs:\n  - kind: Deployment\n    path: metadata/annotations/config-ref\n",
+			"/r/app/objs.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\napiVersion: apps/v1\nkind: Deployment\n" +
+				"metadata:\n  name: web\n  annotations:\n    config-ref: cm\nspec:\n  template:\n    spec:\n      volumes:\n      - name: c\n        configMap:\n          name: cm\n",
+		},
+		want: []string{"config-ref: p-cm", "name: p-cm"},
+	},
 }
 
 func TestNameReferencesMatchKustomize(t *testing.T) {
