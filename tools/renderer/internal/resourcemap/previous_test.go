@@ -142,3 +142,67 @@ func FuzzStorePreviousID(f *testing.F) {
 		checkCsv(t, doc, ops)
 	})
 }
+
+// orgID is the first of prevIDs (or curID), whatever the lists hold.
+func TestOrgIDIsFirstPrevID(t *testing.T) {
+	lists := []string{"", "a", "a,b", ",", "a,,c", "x,y,z,w"}
+	for _, names := range lists {
+		for _, nss := range lists {
+			for _, kinds := range lists {
+				for _, hasPrev := range []bool{false, true} {
+					m := meta{apiVersion: "apps/v1", kind: "Deployment", name: "n", namespace: "ns",
+						prevNames: names, prevNamespaces: nss, prevKinds: kinds, hasPrev: hasPrev}
+					want := m.curID()
+					if prev := m.prevIDs(); len(prev) > 0 {
+						want = prev[0]
+					}
+					if got := m.orgID(); got != want {
+						t.Errorf("orgID of %+v = %v, want %v", m, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// appendAllByIndex is appendAll as it was: every held resource indexed by
+// its current ID.
+func appendAllByIndex(m *Map, list []*resource.Resource) error {
+	idx := map[IDKey]bool{}
+	for _, r := range m.list {
+		idx[KeyOf(CurID(r))] = true
+	}
+	for _, r := range list {
+		id := CurID(r)
+		if idx[KeyOf(id)] {
+			return &DuplicateError{ID: id}
+		}
+		idx[KeyOf(id)] = true
+		m.list = append(m.list, r)
+	}
+	return nil
+}
+
+// appendAll reads only names of what it holds; IDs that share a name and
+// differ elsewhere (kind, group, namespace, a null name) must still count.
+func TestAppendAllMatchesIndex(t *testing.T) {
+	kinds := []string{"apiVersion: v1\nkind: ConfigMap", "apiVersion: v1\nkind: Secret", "apiVersion: apps/v1\nkind: Deployment", "apiVersion: x.io/v1\nkind: ConfigMap"}
+	names := []string{"a", "b", "'b'", "\"a\""}
+	nss := []string{"", "\n  namespace: default", "\n  namespace: x", "\n  namespace: null"}
+	docs := func(rng *rand.Rand, n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%s\nmetadata:\n  name: %s%s\n---\n", kinds[rng.Intn(len(kinds))], names[rng.Intn(len(names))], nss[rng.Intn(len(nss))])
+		}
+		return b.String()
+	}
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 1000; i++ {
+		held, add := docs(rng, rng.Intn(6)), docs(rng, 1+rng.Intn(4))
+		a, b := &Map{list: parse(t, held)}, &Map{list: parse(t, held)}
+		errA, errB := a.appendAll(parse(t, add)), appendAllByIndex(b, parse(t, add))
+		if errString(errA) != errString(errB) || dump(t, a) != dump(t, b) {
+			t.Fatalf("holding\n%s\nadding\n%s\nerror %v, by index %v", held, add, errA, errB)
+		}
+	}
+}
