@@ -2,30 +2,30 @@ package transform
 
 import (
 	"sigs.k8s.io/kustomize/api/builtins"
-	prefixfilter "sigs.k8s.io/kustomize/api/filters/prefix"
-	suffixfilter "sigs.k8s.io/kustomize/api/filters/suffix"
+	fsfilter "sigs.k8s.io/kustomize/api/filters/fieldspec"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/resid"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
 // prefixPlugin and suffixPlugin are kustomize's PrefixTransformer and
 // SuffixTransformer (configured by them) with the previous-ID and
 // prefix/suffix annotations written by resourcemap instead of by kyaml
-// pipes, and IDs read without building annotation maps; the fields change
-// through kustomize's own filters.
+// pipes, IDs read without building annotation maps, and names set by
+// yaml11.SetScalar (without a YAML 1.1 parse whose answer is discarded);
+// the fields are found by kustomize's field-spec walk.
 type prefixPlugin struct {
 	*builtins.PrefixTransformerPlugin
 }
 
 func (p prefixPlugin) Transform(m resmap.ResMap) error {
-	return affixNames(m, p.FieldSpecs, p.Prefix, resourcemap.AddNamePrefix, func(fs types.FieldSpec) kio.Filter {
-		return prefixfilter.Filter{Prefix: p.Prefix, FieldSpec: fs}
-	})
+	return affixNames(m, p.FieldSpecs, p.Prefix, resourcemap.AddNamePrefix, func(old string) string { return p.Prefix + old })
 }
 
 type suffixPlugin struct {
@@ -33,9 +33,7 @@ type suffixPlugin struct {
 }
 
 func (p suffixPlugin) Transform(m resmap.ResMap) error {
-	return affixNames(m, p.FieldSpecs, p.Suffix, resourcemap.AddNameSuffix, func(fs types.FieldSpec) kio.Filter {
-		return suffixfilter.Filter{Suffix: p.Suffix, FieldSpec: fs}
-	})
+	return affixNames(m, p.FieldSpecs, p.Suffix, resourcemap.AddNameSuffix, func(old string) string { return old + p.Suffix })
 }
 
 // affixSkipped are the kinds kustomize never renames with a prefix or suffix.
@@ -49,7 +47,7 @@ var affixSkipped = []resid.Gvk{
 // not skipped by its original ID, each field spec selecting that ID; the
 // name spec also records the affix and, when there is one, the previous ID.
 func affixNames(m resmap.ResMap, fss types.FsSlice, affix string,
-	record func(*resource.Resource, string), filter func(types.FieldSpec) kio.Filter) error {
+	record func(*resource.Resource, string), affixed func(string) string) error {
 	for _, r := range m.Resources() {
 		id := resourcemap.OrgID(r)
 		if selectedByAny(id, affixSkipped) {
@@ -65,12 +63,21 @@ func affixNames(m resmap.ResMap, fss types.FsSlice, affix string,
 					resourcemap.StorePreviousID(r)
 				}
 			}
-			if err := r.ApplyFilter(filter(fs)); err != nil {
+			if err := r.ApplyFilter(affixFilter(fs, affixed)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// affixFilter is kustomize's prefix.Filter or suffix.Filter: it sets each
+// field fs leads to (creating a missing last one) to affixed(its value).
+func affixFilter(fs types.FieldSpec, affixed func(string) string) kio.Filter {
+	set := func(node *yaml.RNode) error { return yaml11.SetScalar(affixed(node.YNode().Value))(node) }
+	return kio.FilterAll(yaml.FilterFunc(func(node *yaml.RNode) (*yaml.RNode, error) {
+		return node, node.PipeE(fsfilter.Filter{FieldSpec: fs, SetValue: set, CreateKind: yaml.ScalarNode, CreateTag: yaml.NodeTagString})
+	}))
 }
 
 func selectedByAny(id resid.ResId, gvks []resid.Gvk) bool {

@@ -20,6 +20,14 @@ kind: ConfigMap
 metadata:
   name: a
 ---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: "b"
+data:
+  ref: ~
+  other: 'yes'
+---
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -75,6 +83,9 @@ func TestAffixMatchesKustomize(t *testing.T) {
 		"suffix defaults": fieldspec.Defaults().NameSuffix,
 		"with custom":     append(fieldspec.Defaults().NamePrefix.DeepCopy(), custom),
 		"custom only":     {custom},
+		// Created where missing, set where null, quoted or flagged by YAML 1.1.
+		"created": {{Gvk: resid.Gvk{Kind: "ConfigMap"}, Path: "data/ref", CreateIfNotPresent: true},
+			{Gvk: resid.Gvk{Kind: "ConfigMap"}, Path: "data/other"}, {Path: "metadata/name"}},
 	}
 	for name, fss := range specs {
 		for _, affix := range []string{"", "p-", "yes"} {
