@@ -7,7 +7,6 @@
 package fieldwalk
 
 import (
-	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -71,6 +70,20 @@ func plainField(name string) bool {
 	if strings.HasPrefix(name, "[") && strings.HasSuffix(name, "]") {
 		return false
 	}
-	_, err := strconv.Atoi(name)
-	return err != nil
+	return !integer(name)
+}
+
+// integer reports that strconv.Atoi may read s as a number (it does unless
+// the number overflows): a sign, then only digits. Atoi itself allocates
+// its error for every field name.
+func integer(s string) bool {
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

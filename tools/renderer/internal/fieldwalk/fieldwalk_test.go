@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,4 +101,13 @@ func FuzzMisses(f *testing.F) {
 		}
 		checkWalk(t, doc, path)
 	})
+}
+
+// integer is true wherever strconv.Atoi reads a number.
+func TestIntegerCoversAtoi(t *testing.T) {
+	for _, s := range []string{"0", "7", "-1", "+12", "007", "99999999999999999999", "1e3", "0x1", "1_0", "a1", "1a", "+", "-", " 1", "١"} {
+		if _, err := strconv.Atoi(s); err == nil && !integer(s) {
+			t.Errorf("Atoi(%q) is a number; integer says no", s)
+		}
+	}
 }

@@ -341,7 +341,7 @@ metadata:
 		want: []string{"name: x-sa\n  namespace: new"},
 	},
 	{
-		name: "a reference in an annotation (previous IDs read afresh)",
+		name: "a reference in an annotation",
 		files: map[string]string{
 			"/r/app/kustomization.yaml": "namePrefix: p-\nconfigurations:\n- refs.yaml\nresources:\n- objs.yaml\n",
 			"/r/app/refs.yaml":          "nameReference:\n- kind: ConfigMap\n  version: v1\n  fieldSpecs:\n  - kind: Deployment\n    path: metadata/annotations/config-ref\n",
@@ -681,6 +681,23 @@ func TestSetNameAsFieldSetter(t *testing.T) {
 		}
 		if !reflect.DeepEqual(m.YNode(), theirs.YNode()) {
 			t.Errorf("name: %q: setName and FieldSetter differ", doc)
+		}
+	}
+}
+
+// Previous IDs are read afresh when a spec can write them: a step naming
+// one of kustomize's build annotations, as kyaml reads the step.
+func TestIsBuildAnnotation(t *testing.T) {
+	for step, want := range map[string]bool{
+		"internal.config.kubernetes.io/previousNames":      true,
+		" internal.config.kubernetes.io/previousKinds []":  true,
+		"internal.config.kubernetes.io/previousKinds[] ":   false, // the key "…[]"
+		"internal.config.kubernetes.io/previousNamespaces": true,
+		"annotations": false,
+		"nginx.ingress.kubernetes.io/auth-secret": false,
+	} {
+		if got := isBuildAnnotation(step); got != want {
+			t.Errorf("isBuildAnnotation(%q) = %v", step, got)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, o
 	for _, br := range backRefs {
 		for _, spec := range br.Referrers {
 			path := utils.PathSplitter(spec.Path, "/")
-			idx.fresh = idx.fresh || slices.ContainsFunc(path, isAnnotations)
+			idx.fresh = idx.fresh || slices.ContainsFunc(path, isBuildAnnotation)
 			for i, r := range idx.res {
 				if !idx.org[i].IsSelected(&spec.Gvk) {
 					continue
@@ -77,7 +77,7 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, o
 // nameIndex holds every object's identity once, and the objects by each of
 // their previous names. Name updates write only the fields field specs lead
 // to, so identities stay as indexed; prev is read afresh (fresh) when a
-// spec leads into annotations, where previous IDs are kept.
+// spec names a previous-ID annotation.
 type nameIndex struct {
 	res        []*resource.Resource
 	cur, org   []resid.ResId
@@ -380,8 +380,9 @@ func allNamesAndNamespacesEqual(rs []*resource.Resource) bool {
 	return true
 }
 
-// isAnnotations reports a path step into annotations, where previous IDs
-// are kept (kyaml trims the spaces around a field name).
-func isAnnotations(step string) bool {
-	return strings.TrimSpace(strings.TrimSuffix(step, "[]")) == "annotations"
+// isBuildAnnotation reports a path step naming one of kustomize's build
+// annotations, previous IDs among them: the only step that leads to where
+// they are kept (kyaml trims the spaces around a field name).
+func isBuildAnnotation(step string) bool {
+	return slices.Contains(resource.BuildAnnotations, strings.TrimSpace(strings.TrimSuffix(step, "[]")))
 }
