@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"sigs.k8s.io/kustomize/api/filters/annotations"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -150,7 +151,7 @@ func (m *Map) AbsorbAll(other resmap.ResMap) error {
 // does, call after call, indexing m once: m must change only through it
 // while it is in use (a kustomization's generators run one after another).
 func (m *Map) Absorber() func(resmap.ResMap) error {
-	a := &absorber{m: m, anyIdx: map[idKey][]int{}, curIdx: map[idKey][]int{}}
+	a := &absorber{m: m, anyIdx: make(map[idKey][]int, len(m.list)), curIdx: make(map[idKey][]int, len(m.list))}
 	for i, r := range m.list {
 		if r.RNode.IsNilOrEmpty() {
 			// Not a match for absorbing, but a holder of its current ID.
@@ -173,11 +174,12 @@ type absorber struct {
 
 func (a *absorber) add(i int) {
 	x := idsOf(a.m.list[i])
-	seen := map[idKey]bool{}
+	var few [4]idKey // an object has few IDs: no map to tell them apart
+	seen := few[:0]
 	for _, id := range append(x.prev, x.cur) {
 		k := key(id)
-		if !seen[k] {
-			seen[k] = true
+		if !slices.Contains(seen, k) {
+			seen = append(seen, k)
 			a.anyIdx[k] = insertSorted(a.anyIdx[k], i)
 		}
 	}
