@@ -340,6 +340,16 @@ metadata:
 		},
 		want: []string{"name: x-sa\n  namespace: new"},
 	},
+	{
+		name: "a reference in an annotation",
+		files: map[string]string{
+			"/r/app/kustomization.yaml": "namePrefix: p-\nconfigurations:\n- refs.yaml\nresources:\n- objs.yaml\n",
+			"/r/app/refs.yaml":          "nameReference:\n- kind: ConfigMap\n  version: v1\n  fieldSpecs:\n  - kind: Deployment\n    path: metadata/annotations/config-ref\n",
+			"/r/app/objs.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n---\napiVersion: apps/v1\nkind: Deployment\n" +
+				"metadata:\n  name: web\n  annotations:\n    config-ref: cm\nspec:\n  template:\n    spec:\n      volumes:\n      - name: c\n        configMap:\n          name: cm\n",
+		},
+		want: []string{"config-ref: p-cm", "name: p-cm"},
+	},
 }
 
 func TestNameReferencesMatchKustomize(t *testing.T) {
@@ -671,6 +681,23 @@ func TestSetNameAsFieldSetter(t *testing.T) {
 		}
 		if !reflect.DeepEqual(m.YNode(), theirs.YNode()) {
 			t.Errorf("name: %q: setName and FieldSetter differ", doc)
+		}
+	}
+}
+
+// Previous IDs are read afresh when a spec can write them: a step naming
+// one of kustomize's build annotations, as kyaml reads the step.
+func TestIsBuildAnnotation(t *testing.T) {
+	for step, want := range map[string]bool{
+		"internal.config.kubernetes.io/previousNames":      true,
+		" internal.config.kubernetes.io/previousKinds []":  true,
+		"internal.config.kubernetes.io/previousKinds[] ":   false, // the key "…[]"
+		"internal.config.kubernetes.io/previousNamespaces": true,
+		"annotations": false,
+		"nginx.ingress.kubernetes.io/auth-secret": false,
+	} {
+		if got := isBuildAnnotation(step); got != want {
+			t.Errorf("isBuildAnnotation(%q) = %v", step, got)
 		}
 	}
 }

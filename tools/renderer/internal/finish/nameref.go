@@ -2,6 +2,7 @@ package finish
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	fsfilter "sigs.k8s.io/kustomize/api/filters/fieldspec"
@@ -9,9 +10,11 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
+	"sigs.k8s.io/kustomize/kyaml/utils"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldwalk"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -27,12 +30,15 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, o
 	type work struct {
 		res   *resource.Resource
 		specs []types.FieldSpec
+		paths [][]string
 		gvks  []resid.Gvk
 	}
 	var order []*work
 	byRes := map[*resource.Resource]*work{}
 	for _, br := range backRefs {
 		for _, spec := range br.Referrers {
+			path := utils.PathSplitter(spec.Path, "/")
+			idx.fresh = idx.fresh || slices.ContainsFunc(path, isBuildAnnotation)
 			for i, r := range idx.res {
 				if !idx.org[i].IsSelected(&spec.Gvk) {
 					continue
@@ -44,6 +50,7 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, o
 					order = append(order, w)
 				}
 				w.specs = append(w.specs, spec)
+				w.paths = append(w.paths, path)
 				w.gvks = append(w.gvks, br.Gvk)
 			}
 		}
@@ -54,6 +61,9 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, o
 			return err
 		}
 		for i, spec := range w.specs {
+			if fieldwalk.Misses(w.res.YNode(), w.paths[i]) {
+				continue // most specs a referrer matches lead nowhere in it
+			}
 			u := &nameUpdate{idx: idx, ref: ref, target: w.gvks[i], path: spec.Path, obs: obs}
 			spec.Gvk = w.res.GetGvk()
 			if err := w.res.PipeE(fsfilter.Filter{FieldSpec: spec, SetValue: u.set}); err != nil {
@@ -65,10 +75,14 @@ func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, o
 }
 
 // nameIndex holds every object's identity once, and the objects by each of
-// their previous names.
+// their previous names. Name updates write only the fields field specs lead
+// to, so identities stay as indexed; prev is read afresh (fresh) when a
+// spec names a previous-ID annotation.
 type nameIndex struct {
 	res        []*resource.Resource
 	cur, org   []resid.ResId
+	prev       [][]resid.ResId
+	fresh      bool
 	byPrevName map[string][]int
 	byOrgNs    map[string][]int
 	byCurNs    map[string][]int
@@ -79,6 +93,7 @@ func newNameIndex(res []*resource.Resource) *nameIndex {
 		res:        res,
 		cur:        make([]resid.ResId, len(res)),
 		org:        make([]resid.ResId, len(res)),
+		prev:       make([][]resid.ResId, len(res)),
 		byPrevName: map[string][]int{},
 		byOrgNs:    map[string][]int{},
 		byCurNs:    map[string][]int{},
@@ -86,6 +101,7 @@ func newNameIndex(res []*resource.Resource) *nameIndex {
 	for i, r := range res {
 		x.cur[i] = resourcemap.CurID(r)
 		prev := resourcemap.PrevIDs(r)
+		x.prev[i] = prev
 		x.org[i] = x.cur[i]
 		if len(prev) > 0 {
 			x.org[i] = prev[0]
@@ -132,7 +148,8 @@ func (x *nameIndex) mayReferTo(ref *referrerCtx, i int) bool {
 		return true
 	}
 	id := x.cur[i]
-	return id.IsClusterScoped() || id.IsNsEquals(ref.id) || ref.rbNamespaces[x.res[i].GetNamespace()]
+	return id.IsClusterScoped() || id.IsNsEquals(ref.id) ||
+		len(ref.rbNamespaces) > 0 && ref.rbNamespaces[x.res[i].GetNamespace()]
 }
 
 // nameUpdate updates the name fields one field spec selects in one referrer.
@@ -259,23 +276,23 @@ func (u *nameUpdate) setMapping(node *yaml.RNode) error {
 // objects that once had the name oldName.
 func (u *nameUpdate) selectReferral(oldName string, keep func(int) bool,
 	identical func([]*resource.Resource) bool) (*resource.Resource, error) {
-	var c []*resource.Resource
-	for _, i := range u.idx.byPrevName[oldName] {
-		if u.idx.mayReferTo(u.ref, i) && keep(i) {
-			c = append(c, u.idx.res[i])
-		}
-	}
-	c = sieve(c, prevIDSelectedBy(&u.target))
+	x := u.idx
+	var roleRef *resid.Gvk
 	if strings.HasSuffix(u.path, "roleRef/name") {
-		if gvk, ok := roleRefGvk(u.ref.res); ok {
-			c = sieve(c, prevIDSelectedBy(gvk))
-		}
+		roleRef, _ = roleRefGvk(u.ref.res)
 	}
-	if !u.ref.id.IsClusterScoped() {
-		c = sieve(c, func(r *resource.Resource) bool {
-			id := resourcemap.CurID(r)
-			return id.IsClusterScoped() || r.GetKind() == "ServiceAccount" || u.ref.id.IsNsEquals(id)
-		})
+	// The first sieves, each a test of one object, in one pass.
+	var c []*resource.Resource
+	for _, i := range x.byPrevName[oldName] {
+		if !x.mayReferTo(u.ref, i) || !keep(i) || !x.prevIDSelectedBy(i, &u.target) ||
+			roleRef != nil && !x.prevIDSelectedBy(i, roleRef) {
+			continue
+		}
+		if id := x.cur[i]; !u.ref.id.IsClusterScoped() &&
+			!(id.IsClusterScoped() || x.res[i].GetKind() == "ServiceAccount" || u.ref.id.IsNsEquals(id)) {
+			continue
+		}
+		c = append(c, x.res[i])
 	}
 	if len(c) == 1 {
 		return c[0], nil
@@ -314,15 +331,18 @@ func sieve(list []*resource.Resource, keep func(*resource.Resource) bool) []*res
 	return out
 }
 
-func prevIDSelectedBy(gvk *resid.Gvk) func(*resource.Resource) bool {
-	return func(r *resource.Resource) bool {
-		for _, id := range resourcemap.PrevIDs(r) {
-			if id.IsSelected(gvk) {
-				return true
-			}
-		}
-		return false
+// prevIDSelectedBy reports that one of object i's previous IDs is of gvk.
+func (x *nameIndex) prevIDSelectedBy(i int, gvk *resid.Gvk) bool {
+	prev := x.prev[i]
+	if x.fresh {
+		prev = resourcemap.PrevIDs(x.res[i])
 	}
+	for _, id := range prev {
+		if id.IsSelected(gvk) {
+			return true
+		}
+	}
+	return false
 }
 
 // roleRefGvk is the group and kind a RoleBinding's roleRef names.
@@ -358,4 +378,11 @@ func allNamesAndNamespacesEqual(rs []*resource.Resource) bool {
 		}
 	}
 	return true
+}
+
+// isBuildAnnotation reports a path step naming one of kustomize's build
+// annotations, previous IDs among them: the only step that leads to where
+// they are kept (kyaml trims the spaces around a field name).
+func isBuildAnnotation(step string) bool {
+	return slices.Contains(resource.BuildAnnotations, strings.TrimSpace(strings.TrimSuffix(step, "[]")))
 }

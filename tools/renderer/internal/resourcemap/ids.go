@@ -52,16 +52,19 @@ type meta struct {
 }
 
 // fields sets *to[i] to the value node of keys[i] in mapping node n (the
-// first one, as field finds it), in one pass over n.
+// first one, as field finds it), in one pass over n that ends when all are
+// found (apiVersion, kind and metadata usually lead, before a long spec).
 func fields(n *yaml.Node, keys []string, to []**yaml.Node) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
 	c := n.Content
-	for i := 0; i+1 < len(c); i += 2 {
+	left := len(keys)
+	for i := 0; i+1 < len(c) && left > 0; i += 2 {
 		for j, k := range keys {
 			if *to[j] == nil && c[i].Value == k {
 				*to[j] = c[i+1]
+				left--
 				break
 			}
 		}
@@ -74,16 +77,29 @@ var (
 )
 
 func readMeta(r *resource.Resource) meta {
+	m, md := readTop(r)
+	m.readMetadata(md)
+	return m
+}
+
+// readTop reads apiVersion and kind, and returns the metadata node.
+func readTop(r *resource.Resource) (meta, *yaml.Node) {
 	var m meta
 	n := r.YNode()
 	if n == nil {
-		return m
+		return m, nil
 	}
-	var apiVersion, kind, md, name, namespace, an *yaml.Node
+	var apiVersion, kind, md *yaml.Node
 	fields(n, topKeys, []**yaml.Node{&apiVersion, &kind, &md})
-	fields(md, metaKeys, []**yaml.Node{&name, &namespace, &an})
 	m.apiVersion = value(apiVersion)
 	m.kind = value(kind)
+	return m, md
+}
+
+// readMetadata reads the name, namespace and previous IDs in md.
+func (m *meta) readMetadata(md *yaml.Node) {
+	var name, namespace, an *yaml.Node
+	fields(md, metaKeys, []**yaml.Node{&name, &namespace, &an})
 	m.name = value(name)
 	m.namespace = value(namespace)
 	if an != nil && an.Kind == yaml.MappingNode {
@@ -99,7 +115,11 @@ func readMeta(r *resource.Resource) meta {
 			}
 		}
 	}
-	return m
+}
+
+// nameOf is CurID(r).Name, read alone.
+func nameOf(r *resource.Resource) string {
+	return value(field(field(r.YNode(), "metadata"), "name"))
 }
 
 // CurID is r.CurId(), computed without kustomize's generic field walks.
@@ -109,8 +129,26 @@ func CurID(r *resource.Resource) resid.ResId {
 }
 
 func (m *meta) curID() resid.ResId {
+	return resid.ResId{Gvk: m.curGvk(), Name: m.name, Namespace: m.namespace}
+}
+
+func (m *meta) curGvk() resid.Gvk {
 	g, v := resid.ParseGroupVersion(m.apiVersion)
-	return resid.ResId{Gvk: resid.NewGvk(g, v, m.kind), Name: m.name, Namespace: m.namespace}
+	return resid.NewGvk(g, v, m.kind)
+}
+
+// orgID is the first of prevIDs, or curID when there is none, without
+// building the list: each of its fields is the first of its list.
+func (m *meta) orgID() resid.ResId {
+	if !m.hasPrev {
+		return m.curID()
+	}
+	first := func(csv string) string {
+		s, _, _ := strings.Cut(csv, ",")
+		return s
+	}
+	g, v := resid.ParseGroupVersion(m.apiVersion)
+	return resid.ResId{Gvk: resid.Gvk{Group: g, Version: v, Kind: first(m.prevKinds)}, Name: first(m.prevNames), Namespace: first(m.prevNamespaces)}
 }
 
 // prevIDs is r.PrevIds(): kustomize builds their Gvks as plain literals.
@@ -146,13 +184,6 @@ type ids struct {
 	prev []resid.ResId
 }
 
-func (x *ids) org() resid.ResId {
-	if len(x.prev) > 0 {
-		return x.prev[0]
-	}
-	return x.cur
-}
-
 func idsOf(r *resource.Resource) ids {
 	m := readMeta(r)
 	return ids{cur: m.curID(), prev: m.prevIDs()}
@@ -160,8 +191,8 @@ func idsOf(r *resource.Resource) ids {
 
 // OrgID is r.OrgId(), computed fast.
 func OrgID(r *resource.Resource) resid.ResId {
-	x := idsOf(r)
-	return x.org()
+	m := readMeta(r)
+	return m.orgID()
 }
 
 // PrevIDs is r.PrevIds(), computed fast.

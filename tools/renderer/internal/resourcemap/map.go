@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"sigs.k8s.io/kustomize/api/filters/annotations"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -78,19 +79,6 @@ func KeyOf(id resid.ResId) IDKey {
 
 func key(id resid.ResId) idKey { return KeyOf(id) }
 
-// idIndex maps current IDs to the resources holding them, for the duration
-// of one bulk operation.
-type idIndex map[idKey][]*resource.Resource
-
-func (m *Map) currentIndex() idIndex {
-	idx := make(idIndex, len(m.list))
-	for _, r := range m.list {
-		k := key(CurID(r))
-		idx[k] = append(idx[k], r)
-	}
-	return idx
-}
-
 // DuplicateError is the error of adding a resource whose current ID the
 // map already holds.
 type DuplicateError struct{ ID resid.ResId }
@@ -100,15 +88,27 @@ func (e *DuplicateError) Error() string {
 }
 
 // appendAll appends list, failing on the first ID collision, in O(n+m).
+// A kustomization merges its bases one by one into what it holds, so of
+// the resources held it reads only names, and IDs where a name is new too.
 func (m *Map) appendAll(list []*resource.Resource) error {
-	idx := m.currentIndex()
-	for _, r := range list {
-		id := CurID(r)
-		k := key(id)
-		if len(idx[k]) > 0 {
-			return &DuplicateError{ID: id}
+	ids := make([]resid.ResId, len(list))
+	names := make(map[string]bool, len(list))
+	for i, r := range list {
+		ids[i] = CurID(r)
+		names[ids[i].Name] = true
+	}
+	taken := make(map[idKey]bool, len(list))
+	for _, r := range m.list {
+		if names[nameOf(r)] {
+			taken[key(CurID(r))] = true
 		}
-		idx[k] = append(idx[k], r)
+	}
+	for i, r := range list {
+		k := key(ids[i])
+		if taken[k] {
+			return &DuplicateError{ID: ids[i]}
+		}
+		taken[k] = true
 		m.list = append(m.list, r)
 	}
 	return nil
@@ -151,7 +151,7 @@ func (m *Map) AbsorbAll(other resmap.ResMap) error {
 // does, call after call, indexing m once: m must change only through it
 // while it is in use (a kustomization's generators run one after another).
 func (m *Map) Absorber() func(resmap.ResMap) error {
-	a := &absorber{m: m, anyIdx: map[idKey][]int{}, curIdx: map[idKey][]int{}}
+	a := &absorber{m: m, anyIdx: make(map[idKey][]int, len(m.list)), curIdx: make(map[idKey][]int, len(m.list))}
 	for i, r := range m.list {
 		if r.RNode.IsNilOrEmpty() {
 			// Not a match for absorbing, but a holder of its current ID.
@@ -174,11 +174,12 @@ type absorber struct {
 
 func (a *absorber) add(i int) {
 	x := idsOf(a.m.list[i])
-	seen := map[idKey]bool{}
+	var few [4]idKey // an object has few IDs: no map to tell them apart
+	seen := few[:0]
 	for _, id := range append(x.prev, x.cur) {
 		k := key(id)
-		if !seen[k] {
-			seen[k] = true
+		if !slices.Contains(seen, k) {
+			seen = append(seen, k)
 			a.anyIdx[k] = insertSorted(a.anyIdx[k], i)
 		}
 	}
@@ -419,8 +420,8 @@ func (m *Map) grouped(org bool) map[string][]*resource.Resource {
 	for _, r := range m.list {
 		var ns string
 		if org {
-			x := idsOf(r)
-			ns = x.org().EffectiveNamespace()
+			md := readMeta(r)
+			ns = md.orgID().EffectiveNamespace()
 		} else {
 			ns = CurID(r).EffectiveNamespace()
 		}
@@ -614,14 +615,13 @@ func (m *Map) Select(s types.Selector) ([]*resource.Resource, error) {
 	}
 	var out []*resource.Resource
 	for _, r := range m.list {
-		// The kind first: it rejects most objects without their previous IDs.
-		md := readMeta(r)
-		cur := md.curID()
-		if !sr.MatchGvk(cur.Gvk) {
+		// The kind first: it rejects most objects without reading metadata.
+		md, mdNode := readTop(r)
+		if !sr.MatchGvk(md.curGvk()) {
 			continue
 		}
-		x := ids{cur: cur, prev: md.prevIDs()}
-		org := x.org()
+		md.readMetadata(mdNode)
+		cur, org := md.curID(), md.orgID()
 		if !sr.MatchNamespace(org.EffectiveNamespace()) && !sr.MatchNamespace(cur.EffectiveNamespace()) {
 			continue
 		}

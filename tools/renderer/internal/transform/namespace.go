@@ -36,7 +36,7 @@ func (t *setNamespace) Transform(m resmap.ResMap) error {
 			continue
 		}
 		before := resourcemap.KeyOf(resourcemap.CurID(r))
-		r.StorePreviousId()
+		resourcemap.StorePreviousID(r)
 		if err := r.ApplyFilter(namespace.Filter{
 			Namespace:              t.namespace,
 			FsSlice:                t.fss,

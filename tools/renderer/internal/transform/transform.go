@@ -169,7 +169,7 @@ func prefix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if k.NamePrefix == "" {
 		return nil
 	}
-	return b.add("PrefixTransformer", builtins.NewPrefixTransformerPlugin(), struct {
+	return b.add("PrefixTransformer", prefixPlugin{&builtins.PrefixTransformerPlugin{}}, struct {
 		Prefix     string            `json:"prefix,omitempty"`
 		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
 	}{k.NamePrefix, cfg.NamePrefix})
@@ -179,7 +179,7 @@ func suffix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if k.NameSuffix == "" {
 		return nil
 	}
-	return b.add("SuffixTransformer", builtins.NewSuffixTransformerPlugin(), struct {
+	return b.add("SuffixTransformer", suffixPlugin{&builtins.SuffixTransformerPlugin{}}, struct {
 		Suffix     string            `json:"suffix,omitempty"`
 		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
 	}{k.NameSuffix, cfg.NameSuffix})

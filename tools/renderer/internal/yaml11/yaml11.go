@@ -14,8 +14,9 @@
 // without a style, skips them; Unmark clears the bit again. The check would
 // have left those values unchanged, and the bit is otherwise only copied
 // from node to node, so the result is the same once it is cleared.
-// SetEntry and EntriesFilter do the same for label and annotation setters
-// (TestApplySmPatchMatches and FuzzApplySmPatch;
+// SetEntry and EntriesFilter do the same for label and annotation setters;
+// SetScalar skips the check where FieldSetter discards its answer
+// (TestApplySmPatchMatches and FuzzApplySmPatch; TestSetScalarMatchesKustomize;
 // TestEntriesFilterMatchesKustomize and FuzzEntriesFilter;
 // TestKnownRandom and FuzzKnown against kyaml for Known).
 package yaml11
@@ -251,4 +252,20 @@ func (f EntriesFilter) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 		return node, nil
 	})).Filter(nodes)
 	return nodes, err
+}
+
+// SetScalar is filtersutil.SetScalar(value) without the check: kyaml's
+// FieldSetter, given no field name, quotes a value the check flags and then
+// overwrites that style with the style of the node it sets, so it leaves
+// the node a plain-tagged scalar of value in its own style either way.
+// Nodes that are not scalars (errors, or documents) take kustomize's path.
+func SetScalar(value string) filtersutil.SetFn {
+	return func(node *yaml.RNode) error {
+		n := node.Document()
+		if n == nil || n.Kind != yaml.ScalarNode {
+			return filtersutil.SetScalar(value)(node)
+		}
+		*n = yaml.Node{Kind: yaml.ScalarNode, Value: value, Style: n.Style}
+		return nil
+	}
 }
