@@ -36,4 +36,5 @@ tools/renderer/internal/execfn FuzzParseResourceList
 tools/renderer/internal/yaml11 FuzzKnown
 tools/renderer/internal/yaml11 FuzzEntriesFilter
 tools/renderer/internal/yaml11 FuzzApplySmPatch
+tools/renderer/internal/smpatch FuzzHide
 TARGETS

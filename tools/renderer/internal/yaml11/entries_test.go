@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/nodediff"
 )
 
 // The tests below prove EntriesFilter equal to kustomize's labels.Filter and
@@ -67,34 +69,6 @@ func parseAll(t *testing.T, docs []string) []*yaml.RNode {
 	return out
 }
 
-// sameGraph compares two node graphs field by field, sharing included.
-func sameGraph(a, b *yaml.Node, pa map[*yaml.Node]*yaml.Node, path string) error {
-	if a == nil || b == nil {
-		if a != b {
-			return fmt.Errorf("%s: nil %v vs %v", path, a == nil, b == nil)
-		}
-		return nil
-	}
-	if m, ok := pa[a]; ok {
-		if m != b {
-			return fmt.Errorf("%s: sharing differs", path)
-		}
-		return nil
-	}
-	pa[a] = b
-	x, y := *a, *b
-	x.Content, y.Content, x.Alias, y.Alias = nil, nil, nil, nil
-	if fmt.Sprintf("%+v", x) != fmt.Sprintf("%+v", y) || len(a.Content) != len(b.Content) {
-		return fmt.Errorf("%s: %+v\nvs %+v", path, x, y)
-	}
-	for i := range a.Content {
-		if err := sameGraph(a.Content[i], b.Content[i], pa, path+"/"+strconv.Itoa(i)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // checkEntries runs a sequence of label/annotation filters both ways.
 func checkEntries(t *testing.T, rng *rand.Rand, docs []string) {
 	t.Helper()
@@ -118,9 +92,9 @@ func checkEntries(t *testing.T, rng *rand.Rand, docs []string) {
 		if fmt.Sprint(errK) != fmt.Sprint(errE) {
 			t.Fatalf("errors differ: %v vs %v\n%s", errK, errE, strings.Join(log, "\n"))
 		}
-		pa := map[*yaml.Node]*yaml.Node{}
+		pa := nodediff.Pairs{}
 		for i := range want {
-			if err := sameGraph(want[i].YNode(), got[i].YNode(), pa, strconv.Itoa(i)); err != nil {
+			if err := pa.Diff(want[i].YNode(), got[i].YNode(), strconv.Itoa(i)); err != nil {
 				t.Fatalf("results differ: %v\n%s", err, strings.Join(log, "\n"))
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/nodediff"
 )
 
 var rf = resource.NewFactory(&hasher.Hasher{})
@@ -216,10 +218,10 @@ func checkMergeMarked(t *testing.T, dest, patch string, share bool) {
 	if fmt.Sprint(errWant) != fmt.Sprint(errGot) {
 		t.Fatalf("errors differ: %v vs %v\ndest:\n%s\npatch:\n%s", errWant, errGot, dest, patch)
 	}
-	if err := sameGraph(want.RNode.YNode(), got.RNode.YNode(), map[*yaml.Node]*yaml.Node{}, ""); err != nil {
+	if err := nodediff.Diff(want.RNode.YNode(), got.RNode.YNode()); err != nil {
 		t.Fatalf("results differ: %v\ndest:\n%s\npatch:\n%s", err, dest, patch)
 	}
-	if err := sameGraph(p1.RNode.YNode(), p2.RNode.YNode(), map[*yaml.Node]*yaml.Node{}, ""); err != nil {
+	if err := nodediff.Diff(p1.RNode.YNode(), p2.RNode.YNode()); err != nil {
 		t.Fatalf("patches differ after the merge: %v\ndest:\n%s\npatch:\n%s", err, dest, patch)
 	}
 }

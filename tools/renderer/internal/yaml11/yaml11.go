@@ -28,6 +28,8 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/smpatch"
 )
 
 // Known reports that kyaml's IsValueNonString(s) is false for certain: s
@@ -173,21 +175,30 @@ func mark(n *yaml.Node, inShared bool) {
 
 // ApplySmPatch is r.ApplySmPatch(p) for a p of r's own, with the known
 // strings of both flagged so that the merge, which runs kyaml's check on
-// every field it sets, skips them.
+// every field it sets, skips them. Before that, smpatch hides from the
+// merge the fields of r that p has no value for and that the merge would
+// leave as they are; they are back before the flags are cleared, as a
+// flagged node the merge removed from view may still be reached through them.
 func ApplySmPatch(r, p *resource.Resource) error {
 	pn, rn := p.RNode.YNode(), r.RNode.YNode()
 	if pn == nil || rn == nil {
 		return r.ApplySmPatch(p)
 	}
 	known := AllKnown(pn)
+	hidden := smpatch.Hide(rn, pn, smpatch.Options{Known: Known, SharedScalars: known})
 	if !MarkKnown(pn, false) {
-		return r.ApplySmPatch(p)
+		err := r.ApplySmPatch(p)
+		hidden.Restore()
+		return err
 	}
 	if !MarkKnown(rn, known) {
 		Unmark(pn)
-		return r.ApplySmPatch(p)
+		err := r.ApplySmPatch(p)
+		hidden.Restore()
+		return err
 	}
 	err := r.ApplySmPatch(p)
+	hidden.Restore()
 	Unmark(r.RNode.YNode())
 	Unmark(pn)
 	return err
