@@ -36,4 +36,6 @@ tools/renderer/internal/execfn FuzzParseResourceList
 tools/renderer/internal/yaml11 FuzzKnown
 tools/renderer/internal/yaml11 FuzzEntriesFilter
 tools/renderer/internal/yaml11 FuzzApplySmPatch
+tools/renderer/internal/patch6902 FuzzDocument
+tools/renderer/internal/patch6902 FuzzFilter
 TARGETS
