@@ -38,4 +38,5 @@ tools/renderer/internal/yaml11 FuzzEntriesFilter
 tools/renderer/internal/yaml11 FuzzApplySmPatch
 tools/renderer/internal/patch6902 FuzzDocument
 tools/renderer/internal/patch6902 FuzzFilter
+tools/renderer/internal/patch6902 FuzzFilterOps
 TARGETS

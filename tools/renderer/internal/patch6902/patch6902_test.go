@@ -1,6 +1,7 @@
 package patch6902
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -162,4 +163,35 @@ func FuzzFilter(f *testing.F) {
 		}
 	}
 	f.Fuzz(compareFilter)
+}
+
+// FuzzFilterOps is FuzzFilter with patches built from their parts, so that
+// most are valid: one or two operations (add, remove, replace, move, copy,
+// test) with a path, a from, and a value (JSON when it reads as JSON).
+func FuzzFilterOps(f *testing.F) {
+	for _, doc := range docs {
+		f.Add(doc, uint8(0), "/metadata/labels/x", "", `{"a": [1, "b", null]}`, uint8(1), "/spec/replicas")
+		f.Add(doc, uint8(2), "/spec/template/spec/containers/0/name", "", `"y"`, uint8(3), "/metadata/name")
+		f.Add(doc, uint8(0), "/spec/template/spec/containers/-", "", `{"name": "z"}`, uint8(4), "/data")
+		f.Add(doc, uint8(5), "/kind", "", `"ConfigMap"`, uint8(2), "/list/1")
+	}
+	kinds := []string{"add", "remove", "replace", "move", "copy", "test"}
+	f.Fuzz(func(t *testing.T, doc string, op1 uint8, path1, from, value string, op2 uint8, path2 string) {
+		v := json.RawMessage(value)
+		if !json.Valid(v) {
+			v, _ = json.Marshal(value)
+		}
+		ops := []map[string]interface{}{
+			{"op": kinds[int(op1)%len(kinds)], "path": path1, "value": v},
+			{"op": kinds[int(op2)%len(kinds)], "path": path2, "from": from, "value": v},
+		}
+		if op1 >= 128 {
+			ops = ops[:1]
+		}
+		patch, err := json.Marshal(ops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareFilter(t, doc, string(patch))
+	})
 }
