@@ -169,3 +169,26 @@ func FuzzDocument(f *testing.F) {
 		}
 	})
 }
+
+// TestDocumentShortStrings compares Document with FromMap on every string
+// of up to shortLength characters from an alphabet of blanks, breaks,
+// indicators and characters go-yaml escapes, as keys and as values.
+func TestDocumentShortStrings(t *testing.T) {
+	alphabet := []string{" ", "\t", "\n", "a", "0", "#", "-", ":", "'", "\"", "|", "\\", "\u00a0", "\ufeff", "\x01", "é"}
+	strs := []string{""}
+	for n, last := 0, []string{""}; n < shortLength; n++ {
+		var next []string
+		for _, s := range last {
+			for _, c := range alphabet {
+				next = append(next, s+c)
+			}
+		}
+		strs, last = append(strs, next...), next
+	}
+	for _, s := range strs {
+		compareDocument(t, map[string]interface{}{"k": s})
+		compareDocument(t, map[string]interface{}{s: []interface{}{s}})
+	}
+}
+
+var shortLength = 3

@@ -42,6 +42,11 @@ func stringStyle(s string, key bool) (yaml.Style, bool) {
 	if style == yaml.LiteralStyle && !t.literal {
 		style = yaml.DoubleQuotedStyle
 	}
+	if style == yaml.LiteralStyle && t.tabs {
+		// A tab where kyaml's parse looks for indentation fails it ("\t\n");
+		// kustomize's patch then fails with that error.
+		return 0, false
+	}
 	return style, true
 }
 
@@ -69,6 +74,7 @@ func init() {
 // block context: which styles can print it.
 type text struct {
 	multiline, plain, singleQuoted, literal bool
+	tabs                                    bool
 }
 
 // textOf reads s as go-yaml v3's emitter does (with unicode output on), or
@@ -116,7 +122,7 @@ func textOf(s string) (text, bool) {
 		}
 		afterBlank = r == ' ' || r == '\t' || r == '\n' || r == 0
 	}
-	t := text{multiline: lineBreaks, plain: true, singleQuoted: true, literal: true}
+	t := text{multiline: lineBreaks, plain: true, singleQuoted: true, literal: true, tabs: tabs}
 	if leadingSpace || leadingBreak || trailingSpace || trailingBreak || lineBreaks || indicators {
 		t.plain = false
 	}
