@@ -170,6 +170,11 @@ func scalarOf(n *yaml.Node, isKey bool) (scalarValue, bool) {
 		return scalarValue{}, false
 	}
 	quoted := n.Style&quotedStyles != 0 || strings.IndexByte(n.Value, '\n') >= 0
+	if quoted && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && strings.HasPrefix(n.Value, "\t") {
+		// kyaml prints it as a literal block whose first line starts with
+		// a tab, which go-yaml v3 cannot read back: kustomize fails on it.
+		return scalarValue{}, false
+	}
 	switch n.Tag {
 	case yaml.NodeTagString:
 		return scalarValue{text: n.Value}, true
