@@ -39,4 +39,5 @@ tools/renderer/internal/yaml11 FuzzApplySmPatch
 tools/renderer/internal/patch6902 FuzzDocument
 tools/renderer/internal/patch6902 FuzzFilter
 tools/renderer/internal/patch6902 FuzzFilterOps
+tools/renderer/internal/patch6902 FuzzToJSON
 TARGETS

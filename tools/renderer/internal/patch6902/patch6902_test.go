@@ -195,3 +195,32 @@ func FuzzFilterOps(f *testing.F) {
 		compareFilter(t, doc, string(patch))
 	})
 }
+
+// FuzzToJSON compares toJSON with kyaml's MarshalJSON on mappings built
+// node by node, as transformers build them: a key and a value of any text,
+// tag and style, and a nested mapping and sequence holding the value.
+func FuzzToJSON(f *testing.F) {
+	for _, s := range trickyStrings {
+		f.Add("k", s, uint8(0), uint8(0))
+		f.Add(s, "v", uint8(1), uint8(3))
+		f.Add("k", s, uint8(2), uint8(5))
+		f.Add("k", s, uint8(1), uint8(3))
+	}
+	tags := []string{"", yaml.NodeTagString, yaml.NodeTagInt, yaml.NodeTagFloat, yaml.NodeTagBool, yaml.NodeTagNull, "!custom", "!!binary", "!!timestamp"}
+	styles := []yaml.Style{0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle, yaml.FoldedStyle, yaml.TaggedStyle, yaml.FlowStyle}
+	f.Fuzz(func(t *testing.T, key, value string, tag, style uint8) {
+		scalar := func(s string) *yaml.Node {
+			return &yaml.Node{Kind: yaml.ScalarNode, Value: s, Tag: tags[int(tag)%len(tags)], Style: styles[int(style)%len(styles)]}
+		}
+		str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s, Tag: yaml.NodeTagString} }
+		inner := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{scalar(key), scalar(value)}}
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{scalar(value)}, Style: styles[int(style>>4)%len(styles)]}
+		root := yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			str("a"), inner, str("b"), seq, str("c"), scalar(value)}})
+		want, wantErr := root.MarshalJSON()
+		got, gotErr := toJSON(root)
+		if string(got) != string(want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("toJSON %s (%v), MarshalJSON %s (%v)", got, gotErr, want, wantErr)
+		}
+	})
+}
