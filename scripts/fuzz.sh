@@ -23,18 +23,11 @@ fuzz() {
   fi
   return "$status"
 }
-while read -r pkg target; do
-  echo "== fuzz $target ($pkg, $FUZZTIME)"
-  fuzz "$pkg" "$target"
-done <<'TARGETS'
-tools/renderer/internal/load FuzzReadKustomization
-tools/renderer/internal/build FuzzBuildResources
-tools/renderer/internal/snapshot FuzzDecode
-tools/renderer/internal/starlarkfn FuzzBridge
-tools/renderer/internal/krmfn FuzzFunctionConfig
-tools/renderer/internal/execfn FuzzParseResourceList
-tools/renderer/internal/yaml11 FuzzKnown
-tools/renderer/internal/yaml11 FuzzEntriesFilter
-tools/renderer/internal/yaml11 FuzzApplySmPatch
-tools/renderer/internal/smpatch FuzzHide
-TARGETS
+# Every Fuzz target of the repository, found in the test files (sorted: a fixed order).
+grep -rHo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*' tools gazelle | sort |
+  while IFS=: read -r file decl; do
+    target=${decl#func }
+    pkg=$(dirname "$file")
+    echo "== fuzz $target ($pkg, $FUZZTIME)"
+    fuzz "$pkg" "$target" </dev/null
+  done

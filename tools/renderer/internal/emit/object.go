@@ -46,9 +46,25 @@ func Object(r *resource.Resource) ([]byte, error) {
 // exact size leaves.
 var printBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
+// JSONValue is the value kyaml's RNode.MarshalJSON reads from n (a
+// mapping) before writing it as JSON: n printed by kyaml and read back by
+// go-yaml v3 into Go maps. It reports false where plainValue does.
+func JSONValue(n *yaml.Node) (map[string]interface{}, bool) {
+	if n.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	v, ok := plainValue(n, false)
+	if !ok {
+		return nil, false
+	}
+	return v.(map[string]interface{}), true
+}
+
 // plainValue converts n into the value go-yaml v2 decodes from n's JSON
 // form, or reports false when the conversion is not certain to match. inFlow
-// says n is printed inside a flow collection.
+// says n is printed inside a flow collection. It is also the value go-yaml
+// v3 decodes from n as kyaml prints it: only string keys, ints, booleans,
+// nulls and strings pass, which the trip through JSON keeps as they are.
 func plainValue(n *yaml.Node, inFlow bool) (interface{}, bool) {
 	if n.Anchor != "" {
 		return nil, false
@@ -59,25 +75,25 @@ func plainValue(n *yaml.Node, inFlow bool) (interface{}, bool) {
 		if len(n.Content)%2 != 0 {
 			return nil, false
 		}
-		m := make(map[interface{}]interface{}, len(n.Content)/2)
+		m := make(map[string]interface{}, len(n.Content)/2)
 		for i := 0; i < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode || k.Anchor != "" || k.Value == "<<" {
 				// A `<<` key may read back as a merge key.
 				return nil, false
 			}
-			key, ok := plainScalar(k, true)
+			key, ok := scalarOf(k, true) // a string, as keys must be
 			if !ok {
 				return nil, false
 			}
-			if _, dup := m[key]; dup {
+			if _, dup := m[key.text]; dup {
 				return nil, false
 			}
 			v, ok := plainValue(n.Content[i+1], inFlow)
 			if !ok {
 				return nil, false
 			}
-			m[key] = v
+			m[key.text] = v
 		}
 		return m, true
 	case yaml.SequenceNode:
@@ -154,6 +170,11 @@ func scalarOf(n *yaml.Node, isKey bool) (scalarValue, bool) {
 		return scalarValue{}, false
 	}
 	quoted := n.Style&quotedStyles != 0 || strings.IndexByte(n.Value, '\n') >= 0
+	if quoted && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 && strings.HasPrefix(n.Value, "\t") {
+		// kyaml prints it as a literal block whose first line starts with
+		// a tab, which go-yaml v3 cannot read back: kustomize fails on it.
+		return scalarValue{}, false
+	}
 	switch n.Tag {
 	case yaml.NodeTagString:
 		return scalarValue{text: n.Value}, true

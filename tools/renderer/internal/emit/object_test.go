@@ -123,7 +123,8 @@ func TestObjectUntaggedNodes(t *testing.T) {
 	// Nodes built by transformers may carry no tag: their printed form is
 	// resolved from its spelling when read back.
 	for _, v := range []string{"1", "-5", "1.5", "true", "False", "null", "~", "", "yes", "nginx",
-		"-foo", "+x", "-_1", "0x1F", ".5", "2001-12-14", "a: b", "*x", "multi\nline", "<<", "o"} {
+		"-foo", "+x", "-_1", "0x1F", ".5", "2001-12-14", "a: b", "*x", "multi\nline", "<<", "o",
+		"\t\n", "\tx\ny", "x\n\ty"} { // a literal block starting with a tab does not read back
 		for _, flow := range []bool{false, true} {
 			rs, err := rf.SliceFromBytes([]byte("kind: A\nmetadata:\n  name: a\nspec:\n  x: placeholder\n"))
 			if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/selector"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
 )
 
 // BuiltinAPIVersion marks a config object as naming a builtin plugin.
@@ -33,9 +34,9 @@ var transformers = map[string]func() resmap.TransformerPlugin{
 	"ImageTagTransformer":            builtins.NewImageTagTransformerPlugin,
 	"LabelTransformer":               builtins.NewLabelTransformerPlugin,
 	"NamespaceTransformer":           builtins.NewNamespaceTransformerPlugin,
-	"PatchJson6902Transformer":       builtins.NewPatchJson6902TransformerPlugin,
+	"PatchJson6902Transformer":       transform.NewJSON6902Plugin,
 	"PatchStrategicMergeTransformer": builtins.NewPatchStrategicMergeTransformerPlugin,
-	"PatchTransformer":               builtins.NewPatchTransformerPlugin,
+	"PatchTransformer":               transform.NewPatchPlugin,
 	"PrefixSuffixTransformer":        newPrefixSuffix,
 	"PrefixTransformer":              builtins.NewPrefixTransformerPlugin,
 	"SuffixTransformer":              builtins.NewSuffixTransformerPlugin,

@@ -133,7 +133,7 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 		if err := checkSelector(fmt.Sprintf("patches[%d].target", i), p.Target); err != nil {
 			return err
 		}
-		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), builtins.NewPatchTransformerPlugin(), struct {
+		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), newPatchPlugin(), struct {
 			Path    string           `json:"path,omitempty"`
 			Patch   string           `json:"patch,omitempty"`
 			Target  *types.Selector  `json:"target,omitempty"`
@@ -278,7 +278,7 @@ func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) er
 		if err := checkSelector(fmt.Sprintf("patchesJson6902[%d].target", i), p.Target); err != nil {
 			return err
 		}
-		err := b.addField("PatchJson6902Transformer", describePatch("patchesJson6902", i, p.Path, p.Target), builtins.NewPatchJson6902TransformerPlugin(), struct {
+		err := b.addField("PatchJson6902Transformer", describePatch("patchesJson6902", i, p.Path, p.Target), newJSON6902Plugin(), struct {
 			Target *types.Selector `json:"target,omitempty"`
 			Path   string          `json:"path,omitempty"`
 			JsonOp string          `json:"jsonOp,omitempty"`
