@@ -3,14 +3,17 @@ package transform
 import (
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/patch6902"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
 // patchPlugin is kustomize's PatchTransformer, configured by kustomize,
@@ -20,6 +23,10 @@ type patchPlugin struct {
 	*builtins.PatchTransformerPlugin
 	// ops is the decoded patch when kustomize takes its JSON 6902 path.
 	ops jsonpatch.Patch
+	// untargeted are the strategic merge patches of an entry without a
+	// target, which kustomize applies to the object each one names by
+	// calling Resource.ApplySmPatch itself, past the map's yaml11 path.
+	untargeted []*resource.Resource
 }
 
 // NewPatchPlugin is builtins.NewPatchTransformerPlugin with patchPlugin's
@@ -33,6 +40,9 @@ func newPatchPlugin() *patchPlugin {
 func (p *patchPlugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	if err := p.PatchTransformerPlugin.Config(h, c); err != nil {
 		return err
+	}
+	if p.Target == nil {
+		p.untargeted = smPatches(p.PatchTransformerPlugin)
 	}
 	text, ok := json6902Text(p.PatchTransformerPlugin)
 	if !ok {
@@ -62,12 +72,45 @@ func json6902Text(p *builtins.PatchTransformerPlugin) (string, bool) {
 	return text.String(), true
 }
 
-// Transform is kustomize's transformJson6902 with patch6902's filter.
+// smPatches are the strategic merge patches Config kept, if any: the very
+// objects kustomize would merge, read from their unexported field (as
+// json6902Text reads the JSON patch; reflect hands out values of unexported
+// fields only through their address).
+func smPatches(p *builtins.PatchTransformerPlugin) []*resource.Resource {
+	v := reflect.ValueOf(p).Elem().FieldByName("smPatches")
+	if !v.IsValid() || v.Type() != reflect.TypeOf([]*resource.Resource(nil)) || v.IsNil() {
+		return nil
+	}
+	return *(*[]*resource.Resource)(unsafe.Pointer(v.UnsafeAddr()))
+}
+
+// Transform is kustomize's transformJson6902 with patch6902's filter, and
+// its strategic merge of an entry without a target through yaml11.
 func (p *patchPlugin) Transform(m resmap.ResMap) error {
-	if p.ops == nil || p.Target == nil {
+	switch {
+	case p.untargeted != nil:
+		return mergeEach(m, p.untargeted)
+	case p.ops == nil || p.Target == nil:
 		return p.PatchTransformerPlugin.Transform(m)
 	}
 	return patchEach(m, *p.Target, p.ops, true)
+}
+
+// mergeEach is kustomize's transformStrategicMerge for an entry without a
+// target: each patch merged into the object of its own ID, with the errors
+// kustomize gives, through yaml11.ApplySmPatch (Resource.ApplySmPatch with
+// kyaml's YAML 1.1 checks spared and the untouched fields hidden).
+func mergeEach(m resmap.ResMap, patches []*resource.Resource) error {
+	for _, patch := range patches {
+		target, err := m.GetById(patch.OrgId())
+		if err != nil {
+			return fmt.Errorf("no resource matches strategic merge patch %q: %w", patch.OrgId(), err)
+		}
+		if err := yaml11.ApplySmPatch(target, patch); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // patchEach is the loop of kustomize's two JSON 6902 transformers: each

@@ -40,11 +40,16 @@ metadata:
 // TestPatchPluginMatchesKustomize runs kustomize's PatchTransformer and
 // patchPlugin side by side: JSON 6902 patches (as JSON and YAML, inline and
 // by path, with and without a target, failing ones) and strategic merge
-// patches, which patchPlugin leaves to kustomize.
+// patches, which patchPlugin merges through yaml11 when they have no target
+// and otherwise leaves to kustomize.
 func TestPatchPluginMatchesKustomize(t *testing.T) {
 	files := map[string]string{
-		"/app/ops.yaml": "- op: replace\n  path: /spec/replicas\n  value: 1000000\n",
-		"/app/sm.yaml":  "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 9\n",
+		"/app/ops.yaml":     "- op: replace\n  path: /spec/replicas\n  value: 1000000\n",
+		"/app/sm.yaml":      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 9\n",
+		"/app/two.yaml":     "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    on: yes\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: nginx:2\n        env:\n        - name: X\n          value: \"on\"\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: null\n",
+		"/app/delete.yaml":  "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n$patch: delete\n",
+		"/app/missing.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: nope\nspec:\n  type: NodePort\n",
+		"/app/rename.yaml":  "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n",
 	}
 	cases := []struct {
 		name  string
@@ -61,6 +66,10 @@ func TestPatchPluginMatchesKustomize(t *testing.T) {
 		{"failing op", map[string]interface{}{"patch": `[{"op": "remove", "path": "/spec/missing"}]`, "target": map[string]interface{}{"kind": "Deployment"}}, true},
 		{"no target", map[string]interface{}{"patch": `[{"op": "remove", "path": "/spec"}]`}, true},
 		{"strategic merge", map[string]interface{}{"path": "sm.yaml"}, false},
+		{"strategic merges, two objects", map[string]interface{}{"path": "two.yaml"}, false},
+		{"strategic merge deleting", map[string]interface{}{"path": "delete.yaml"}, false},
+		{"strategic merge matching nothing", map[string]interface{}{"path": "missing.yaml"}, false},
+		{"strategic merge, name change allowed", map[string]interface{}{"path": "rename.yaml", "options": map[string]interface{}{"allowNameChange": true}}, false},
 		{"strategic merge with target", map[string]interface{}{"path": "sm.yaml", "target": map[string]interface{}{"name": "api"}}, false},
 	}
 	for _, c := range cases {
@@ -69,6 +78,9 @@ func TestPatchPluginMatchesKustomize(t *testing.T) {
 			comparePlugins(t, p, builtins.NewPatchTransformerPlugin(), c.patch, files)
 			if (p.ops != nil) != c.json {
 				t.Errorf("patch6902 path taken: %v, want %v", p.ops != nil, c.json)
+			}
+			if untargeted := !c.json && c.patch["target"] == nil && c.name != "empty"; (p.untargeted != nil) != untargeted {
+				t.Errorf("own strategic merge path taken: %v, want %v", p.untargeted != nil, untargeted)
 			}
 		})
 	}
