@@ -96,6 +96,22 @@ func (p *patchPlugin) Transform(m resmap.ResMap) error {
 	return patchEach(m, *p.Target, p.ops, true)
 }
 
+// untargetedScope is what an entry without a target can change in place:
+// the object each of its strategic merge patches names (provenance then
+// fingerprints those alone). A patch naming no object fails the step, and
+// gives no scope here.
+func (p *patchPlugin) untargetedScope(m resmap.ResMap) ([]*resource.Resource, error) {
+	scope := make([]*resource.Resource, 0, len(p.untargeted))
+	for _, patch := range p.untargeted {
+		r, err := m.GetById(patch.OrgId())
+		if err != nil {
+			return nil, err
+		}
+		scope = append(scope, r)
+	}
+	return scope, nil
+}
+
 // mergeEach is kustomize's transformStrategicMerge for an entry without a
 // target: each patch merged into the object of its own ID, with the errors
 // kustomize gives, through yaml11.ApplySmPatch (Resource.ApplySmPatch with

@@ -133,7 +133,8 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 		if err := checkSelector(fmt.Sprintf("patches[%d].target", i), p.Target); err != nil {
 			return err
 		}
-		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), newPatchPlugin(), struct {
+		plugin := newPatchPlugin()
+		err := b.addField("PatchTransformer", describePatch("patches", i, p.Path, p.Target), plugin, struct {
 			Path    string           `json:"path,omitempty"`
 			Patch   string           `json:"patch,omitempty"`
 			Target  *types.Selector  `json:"target,omitempty"`
@@ -143,6 +144,9 @@ func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
 			return err
 		}
 		b.target(p.Target)
+		if plugin.untargeted != nil {
+			b.setScope(plugin.untargetedScope)
+		}
 	}
 	return nil
 }
