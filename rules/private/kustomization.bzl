@@ -266,8 +266,9 @@ def _krm_kustomization_impl(ctx):
     # run the toolchain's lean renderer unless a chart may be inflated in them: charts among
     # its own srcs, in a dep that may be a component (components render in the action of
     # the kustomization naming them), or anywhere in a tree rendered from sources.
-    helm_charts = _has_chart(ctx.files.srcs) or any([d.helm_charts for d in deps])
-    needs_helm = _has_chart(ctx.files.srcs) or any([
+    own_charts = _has_chart(ctx.files.srcs)
+    helm_charts = own_charts or any([d.helm_charts for d in deps])
+    needs_helm = own_charts or any([
         d.helm_charts
         for d in deps
         if from_sources or d.kind != KUSTOMIZATION

@@ -576,8 +576,12 @@ func plainIsString(s string) bool {
 			return false
 		}
 	}
-	return strings.IndexByte(s, ':') < 0 || !base60Float.MatchString(s)
+	return strings.IndexByte(s, ':') < 0 || !IsBase60Float(s)
 }
+
+// IsBase60Float reports the spellings YAML 1.1 reads as sexagesimal floats
+// ("1:20"): go-yaml v2 resolves them, go-yaml v3 quotes them when printing.
+func IsBase60Float(s string) bool { return base60Float.MatchString(s) }
 
 // v2Keywords are the plain spellings go-yaml v2 reads as booleans, nulls,
 // special floats (the merge key `<<` is a plain string to its printer).

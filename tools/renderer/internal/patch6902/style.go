@@ -1,11 +1,12 @@
 package patch6902
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 )
 
 // stringStyle is the style go-yaml v3 prints s in, in a block collection,
@@ -55,10 +56,8 @@ func stringStyle(s string, key bool) (yaml.Style, bool) {
 // (which go-yaml v3 quotes for YAML 1.1 readers).
 func plainIsString(s string) bool {
 	n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
-	return n.ShortTag() == yaml.NodeTagString && !base60Float.MatchString(s) && !yaml11Bools[s]
+	return n.ShortTag() == yaml.NodeTagString && !emit.IsBase60Float(s) && !yaml11Bools[s]
 }
-
-var base60Float = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 
 var yaml11Bools = map[string]bool{}
 
