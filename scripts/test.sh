@@ -16,8 +16,8 @@ echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
-echo "== differential fuzzer: 100 random trees, fixed seeds, one shot and level by level, against kustomize v5.8.2 (tools/renderer/fuzzdiff)"
-go run ./tools/renderer/fuzzdiff -seed 1 -n 100 -levels
+echo "== differential fuzzer: 100 random trees, fixed seeds, one shot and level by level, against kustomize v5.8.2; provenance with and without its fast paths (tools/renderer/fuzzdiff)"
+go run ./tools/renderer/fuzzdiff -seed 1 -n 100 -levels -provenance
 echo "== example goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-example-goldens.sh
 if [[ -x scripts/buildifier.sh ]]; then

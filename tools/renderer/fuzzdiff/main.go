@@ -31,6 +31,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fuzztree"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/levels"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/textdiff"
 )
 
@@ -47,6 +48,7 @@ func run() int {
 	dir := flag.String("dir", "", "compare this existing tree instead of generated ones (with -target)")
 	target := flag.String("target", ".", "with -dir: the directory to build, relative to it")
 	flag.BoolVar(&levelByLevel, "levels", false, "also render each tree as Bazel does (one kustomization at a time, bases from snapshots) and compare")
+	flag.BoolVar(&withProvenance, "provenance", false, "also render each tree with provenance, with and without its fast paths (scoped fingerprints, changes the transformers report, spliced annotations), and compare output and manifest")
 	flag.Parse()
 	// The deprecation warnings krm's build prints, as kustomize does, are
 	// noise here.
@@ -184,15 +186,24 @@ func writeTree(root string, files map[string]string) error {
 	return nil
 }
 
-// levelByLevel makes compare also render level by level (-levels).
-var levelByLevel bool
+// levelByLevel makes compare also render level by level (-levels);
+// withProvenance makes it check provenance's fast paths (-provenance).
+var levelByLevel, withProvenance bool
 
 // compare builds r's tree with krm and describes how it differs from
 // kustomize's result ("" when it does not).
 func compare(r result) string {
 	dir := filepath.Join(r.root, r.tree.Target)
-	if d := compareOne(r, "", func() ([]byte, error) { return build.Build(filesys.MakeFsOnDisk(), dir, build.Options{}) }); d != "" || !levelByLevel {
+	if d := compareOne(r, "", func() ([]byte, error) { return build.Build(filesys.MakeFsOnDisk(), dir, build.Options{}) }); d != "" {
 		return d
+	}
+	if withProvenance && r.ok {
+		if d := compareProvenance(r.root, dir); d != "" {
+			return d
+		}
+	}
+	if !levelByLevel {
+		return ""
 	}
 	return compareOne(r, "level by level: ", func() ([]byte, error) {
 		chain := &levels.Chain{FS: filesys.MakeFsOnDisk()}
@@ -202,6 +213,34 @@ func compare(r result) string {
 		}
 		return res.Manifests, nil
 	})
+}
+
+// compareProvenance renders dir with provenance twice, with its fast paths
+// and with every object fingerprinted after every step, and describes how
+// the two differ ("" when they do not). Compare runs one tree at a time,
+// so flipping provenance's test knobs is safe.
+func compareProvenance(root, dir string) string {
+	render := func(slow bool) (*build.Result, error) {
+		provenance.NoSplice, provenance.FullWalks = slow, slow
+		defer func() { provenance.NoSplice, provenance.FullWalks = false, false }()
+		opts := build.Options{Provenance: &provenance.Options{WorkspaceRoot: root}}
+		return build.Render(filesys.MakeFsOnDisk(), dir, opts, false)
+	}
+	fast, err := render(false)
+	if err != nil {
+		return fmt.Sprintf("provenance: krm fails: %v", err)
+	}
+	slow, err := render(true)
+	if err != nil {
+		return fmt.Sprintf("provenance, full walks: krm fails: %v", err)
+	}
+	if !bytes.Equal(fast.Manifests, slow.Manifests) {
+		return "provenance: fast paths change the output (-full walks +fast):\n" + textdiff.Unified(string(slow.Manifests), string(fast.Manifests), 3, 200)
+	}
+	if !bytes.Equal(fast.ProvenanceManifest, slow.ProvenanceManifest) {
+		return "provenance: fast paths change the manifest (-full walks +fast):\n" + textdiff.Unified(string(slow.ProvenanceManifest), string(fast.ProvenanceManifest), 3, 200)
+	}
+	return ""
 }
 
 func compareOne(r result, how string, krm func() ([]byte, error)) string {

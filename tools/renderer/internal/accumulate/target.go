@@ -243,7 +243,7 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		}
 		var before []*resource.Resource
 		if tk != nil {
-			before = tk.Before(acc.Resources)
+			before = tk.BeforeScoped(acc.Resources, nil)
 		}
 		if err := absorb(m); err != nil {
 			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
@@ -297,13 +297,18 @@ type inflatedChart interface {
 // scoped says that s can have changed in place only the resources in
 // scope (generators change none: they add or replace).
 func (t *Target) recordStep(m resmap.ResMap, before []*resource.Resource, s *provenance.Step, rec *load.Recorder, scope []*resource.Resource, scoped bool) {
-	if rec != nil {
-		t.env.Prov.AddReads(s, rec.Reads())
-	}
+	t.recordReads(s, rec)
 	if scoped {
 		t.env.Prov.AfterScoped(m, before, s, scope)
 	} else {
 		t.env.Prov.After(m, before, s)
+	}
+}
+
+// recordReads records the files step s read through rec (if any).
+func (t *Target) recordReads(s *provenance.Step, rec *load.Recorder) {
+	if rec != nil {
+		t.env.Prov.AddReads(s, rec.Reads())
 	}
 }
 
@@ -356,6 +361,8 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		scope  func(resmap.ResMap) ([]*resource.Resource, error)
 		// touched is the scope known after the step ran.
 		touched func() []*resource.Resource
+		// changed are the resources the step changed, as it reports them.
+		changed func() []*resource.Resource
 	}
 	var all []step
 	for _, tr := range ts {
@@ -363,7 +370,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		if tk != nil {
 			s.prov = tk.NewStep(tr.Kind, "", t.kustFile(), t.label(), len(all), tr.Config, true, false)
 			s.rec = recorderOf(tr.Helpers)
-			s.scope, s.touched = tr.Scope, tr.Touched
+			s.scope, s.touched, s.changed = tr.Scope, tr.Touched, tr.Changed
 		}
 		all = append(all, s)
 	}
@@ -382,11 +389,15 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		var before, scope []*resource.Resource
 		scoped := false
 		if tk != nil {
-			before = tk.Before(m)
 			if s.scope != nil {
 				var err error
 				scope, err = s.scope(m)
 				scoped = err == nil
+			}
+			if scoped || s.changed != nil {
+				before = tk.BeforeScoped(m, scope)
+			} else {
+				before = tk.Before(m)
 			}
 		}
 		if err := s.t.Transform(m); err != nil {
@@ -403,6 +414,11 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 				scope, scoped = s.touched(), true
 			}
 			t.recordSchema(s.prov)
+			if s.changed != nil {
+				t.recordReads(s.prov, s.rec)
+				tk.AfterReported(m, before, s.prov, s.changed())
+				continue
+			}
 			t.recordStep(m, before, s.prov, s.rec, scope, scoped)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
@@ -160,7 +161,7 @@ type Tracker struct {
 	labels  map[string]string
 	files   map[string]*File
 	records map[*resource.Resource]*Record
-	fps     map[*resource.Resource]uint64
+	fps     map[*resource.Resource]fp
 	refs    map[*resource.Resource][]*resource.Resource
 	vars    map[*resource.Resource][]varUse
 	// pinned are the images the build appended to the `images` of
@@ -203,7 +204,7 @@ func New(fs filesys.FileSystem, o Options) (*Tracker, error) {
 		labels:  map[string]string{},
 		files:   map[string]*File{},
 		records: map[*resource.Resource]*Record{},
-		fps:     map[*resource.Resource]uint64{},
+		fps:     map[*resource.Resource]fp{},
 		refs:    map[*resource.Resource][]*resource.Resource{},
 		vars:    map[*resource.Resource][]varUse{},
 	}
@@ -419,21 +420,48 @@ func (t *Tracker) CopyRecords(from, to []*resource.Resource) {
 		if rec, ok := t.records[r]; ok {
 			t.records[to[i]] = rec
 		}
-		if fp, ok := t.fps[r]; ok {
-			t.fps[to[i]] = fp
+		if f, ok := t.fps[r]; ok {
+			t.fps[to[i]] = f
 		}
 	}
 }
 
-// Before returns the resources of m before a step, each fingerprinted.
+// Before returns the resources of m before a step that can change any of
+// them, each fingerprinted.
 func (t *Tracker) Before(m resmap.ResMap) []*resource.Resource {
+	res := m.Resources()
+	t.fingerprintStale(res)
+	return res
+}
+
+// BeforeScoped is Before for a step that can change in place only the
+// resources in scope (nil for a step that reports its changes, or one that
+// changes none): only those are fingerprinted.
+func (t *Tracker) BeforeScoped(m resmap.ResMap, scope []*resource.Resource) []*resource.Resource {
+	if FullWalks {
+		return t.Before(m)
+	}
 	res := m.Resources()
 	for _, r := range res {
 		if _, ok := t.fps[r]; !ok {
-			t.fps[r] = fingerprint(r.RNode.YNode())
+			t.fps[r] = fp{stale: true}
 		}
 	}
+	t.fingerprintStale(scope)
 	return res
+}
+
+// fingerprintStale fingerprints those of res whose fingerprint is not known.
+func (t *Tracker) fingerprintStale(res []*resource.Resource) {
+	var walk []*resource.Resource
+	for _, r := range res {
+		if f, ok := t.fps[r]; !ok || f.stale {
+			walk = append(walk, r)
+		}
+	}
+	for i, sum := range fingerprints(walk) {
+		t.fps[walk[i]] = fp{sum: sum}
+	}
 }
 
 // After records step s on every resource of m it created or changed since
@@ -444,55 +472,81 @@ func (t *Tracker) After(m resmap.ResMap, before []*resource.Resource, s *Step) {
 
 // AfterScoped is After for a step that can have changed in place only the
 // resources in scope (others it can only have added or removed): only
-// those, and new ones, are fingerprinted.
+// those are fingerprinted.
 func (t *Tracker) AfterScoped(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource) {
 	t.after(m, before, s, scope, !FullWalks)
 }
 
+// AfterReported is After for a step that reported exactly the resources
+// whose content it changed: nothing is fingerprinted, and their
+// fingerprints are taken again only when a later step needs them.
+func (t *Tracker) AfterReported(m resmap.ResMap, before []*resource.Resource, s *Step, changed []*resource.Resource) {
+	if FullWalks {
+		t.after(m, before, s, nil, false)
+		return
+	}
+	for _, r := range changed {
+		if _, ok := t.fps[r]; ok {
+			t.fps[r] = fp{stale: true}
+			t.changed(r, s)
+		}
+	}
+	t.moved(m.Resources(), before, s)
+}
+
 // Test knobs: FullWalks fingerprints every resource after every step
-// (ignoring scopes); NoSplice prints annotations the slow way. Results must
-// not depend on either.
+// (ignoring scopes and reports); NoSplice prints annotations the slow way.
+// Results must not depend on either.
 var FullWalks, NoSplice bool
+
+// fingerprints fingerprints res, in parallel when there are many.
+func fingerprints(res []*resource.Resource) []uint64 {
+	out := make([]uint64, len(res))
+	parallel(len(res), func(i int) { out[i] = fingerprint.Of(res[i].RNode.YNode()) })
+	return out
+}
+
+// fp is what the tracker knows of a resource's content: its fingerprint,
+// or that a step changed it since (stale).
+type fp struct {
+	sum   uint64
+	stale bool
+}
 
 func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource, scoped bool) {
 	after := m.Resources()
-	var fps []uint64
+	t.moved(after, before, s)
+	// Fingerprint what the step can have changed: its scope, or every
+	// resource Before saw (moved forgot those that left m, and new ones are
+	// fingerprinted when a step needs them).
+	walk := after
 	if scoped {
-		// Fingerprint only what the step can have changed: its scope and
-		// resources that are new.
-		var walk []*resource.Resource
-		inScope := make(map[*resource.Resource]bool, len(scope))
-		for _, r := range scope {
-			inScope[r] = true
-		}
-		idx := make([]int, 0, len(scope))
-		for i, r := range after {
-			if _, had := t.fps[r]; !had || inScope[r] {
-				walk = append(walk, r)
-				idx = append(idx, i)
-			}
-		}
-		got := fingerprints(walk)
-		fps = make([]uint64, len(after))
-		for i, r := range after {
-			fps[i] = t.fps[r]
-		}
-		for j, i := range idx {
-			fps[i] = got[j]
-		}
-	} else {
-		fps = fingerprints(after)
+		walk = scope
 	}
-	var fresh []*resource.Resource
-	for i, r := range after {
-		fp := fps[i]
-		old, had := t.fps[r]
-		t.fps[r] = fp
-		switch {
-		case !had:
-			fresh = append(fresh, r)
-		case old != fp:
+	var had []*resource.Resource
+	for _, r := range walk {
+		if f, ok := t.fps[r]; ok && !f.stale {
+			had = append(had, r)
+		}
+	}
+	for i, sum := range fingerprints(had) {
+		r := had[i]
+		if t.fps[r].sum != sum {
 			t.changed(r, s)
+		}
+		t.fps[r] = fp{sum: sum}
+	}
+}
+
+// moved records the resources that entered m during step s (after lists
+// them now, before as they were): new ones, and those that replaced one
+// with the same ID.
+func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
+	var fresh []*resource.Resource
+	for _, r := range after {
+		if _, ok := t.fps[r]; !ok {
+			t.fps[r] = fp{stale: true}
+			fresh = append(fresh, r)
 		}
 	}
 	if len(fresh) == 0 && len(after) >= len(before) {

@@ -22,18 +22,20 @@ import (
 // the fields are found by kustomize's field-spec walk.
 type prefixPlugin struct {
 	*builtins.PrefixTransformerPlugin
+	changes
 }
 
-func (p prefixPlugin) Transform(m resmap.ResMap) error {
-	return affixNames(m, p.FieldSpecs, p.Prefix, resourcemap.AddNamePrefix, func(old string) string { return p.Prefix + old })
+func (p *prefixPlugin) Transform(m resmap.ResMap) error {
+	return affixNames(m, p.FieldSpecs, p.Prefix, &p.changes, resourcemap.AddNamePrefix, func(old string) string { return p.Prefix + old })
 }
 
 type suffixPlugin struct {
 	*builtins.SuffixTransformerPlugin
+	changes
 }
 
-func (p suffixPlugin) Transform(m resmap.ResMap) error {
-	return affixNames(m, p.FieldSpecs, p.Suffix, resourcemap.AddNameSuffix, func(old string) string { return old + p.Suffix })
+func (p *suffixPlugin) Transform(m resmap.ResMap) error {
+	return affixNames(m, p.FieldSpecs, p.Suffix, &p.changes, resourcemap.AddNameSuffix, func(old string) string { return old + p.Suffix })
 }
 
 // affixSkipped are the kinds kustomize never renames with a prefix or suffix.
@@ -46,26 +48,40 @@ var affixSkipped = []resid.Gvk{
 // affixNames is the loop both kustomize transformers run: for each object
 // not skipped by its original ID, each field spec selecting that ID; the
 // name spec also records the affix and, when there is one, the previous ID.
-func affixNames(m resmap.ResMap, fss types.FsSlice, affix string,
+// Each object it records an affix on or sets a field of goes to c, which
+// is exact for the non-empty affix the builder requires: the affix
+// annotation grows, and the affix changes every value it sets.
+func affixNames(m resmap.ResMap, fss types.FsSlice, affix string, c *changes,
 	record func(*resource.Resource, string), affixed func(string) string) error {
+	c.reset()
+	set := false
+	filters := make([]kio.Filter, len(fss))
+	for i, fs := range fss {
+		filters[i] = affixFilter(fs, func(old string) string { set = true; return affixed(old) })
+	}
 	for _, r := range m.Resources() {
 		id := resourcemap.OrgID(r)
 		if selectedByAny(id, affixSkipped) {
 			continue
 		}
-		for _, fs := range fss {
+		set = false
+		for i, fs := range fss {
 			if !id.IsSelected(&fs.Gvk) {
 				continue
 			}
 			if fs.Path == "metadata/name" {
 				record(r, affix)
+				set = true
 				if affix != "" {
 					resourcemap.StorePreviousID(r)
 				}
 			}
-			if err := r.ApplyFilter(affixFilter(fs, affixed)); err != nil {
+			if err := r.ApplyFilter(filters[i]); err != nil {
 				return err
 			}
+		}
+		if set {
+			c.add(r)
 		}
 	}
 	return nil

@@ -93,10 +93,10 @@ func TestAffixMatchesKustomize(t *testing.T) {
 				m, k := pair(t, affixObjects)
 				var ours, theirs resmap.Transformer
 				if isPrefix {
-					ours = prefixPlugin{&builtins.PrefixTransformerPlugin{Prefix: affix, FieldSpecs: fss}}
+					ours = &prefixPlugin{PrefixTransformerPlugin: &builtins.PrefixTransformerPlugin{Prefix: affix, FieldSpecs: fss}}
 					theirs = &builtins.PrefixTransformerPlugin{Prefix: affix, FieldSpecs: fss}
 				} else {
-					ours = suffixPlugin{&builtins.SuffixTransformerPlugin{Suffix: affix, FieldSpecs: fss}}
+					ours = &suffixPlugin{SuffixTransformerPlugin: &builtins.SuffixTransformerPlugin{Suffix: affix, FieldSpecs: fss}}
 					theirs = &builtins.SuffixTransformerPlugin{Suffix: affix, FieldSpecs: fss}
 				}
 				// Twice, so the second run meets the first's annotations.
@@ -124,11 +124,11 @@ func TestAffixConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := prefixPlugin{&builtins.PrefixTransformerPlugin{}}
+	p := &prefixPlugin{PrefixTransformerPlugin: &builtins.PrefixTransformerPlugin{}}
 	if err := p.Config(nil, y); err != nil || p.Prefix != "p-" || len(p.FieldSpecs) == 0 {
 		t.Errorf("Config: %v, %+v", err, p.PrefixTransformerPlugin)
 	}
-	s := suffixPlugin{&builtins.SuffixTransformerPlugin{}}
+	s := &suffixPlugin{SuffixTransformerPlugin: &builtins.SuffixTransformerPlugin{}}
 	if err := s.Config(nil, []byte("suffix: -s\n")); err == nil {
 		t.Errorf("Config without fieldSpecs: no error")
 	}

@@ -18,11 +18,13 @@ import (
 type setNamespace struct {
 	namespace string
 	fss       types.FsSlice
+	changes
 }
 
 type idCount map[resourcemap.IDKey]int
 
 func (t *setNamespace) Transform(m resmap.ResMap) error {
+	t.reset()
 	list := m.Resources()
 	counts := idCount{}
 	for _, r := range list {
@@ -36,7 +38,9 @@ func (t *setNamespace) Transform(m resmap.ResMap) error {
 			continue
 		}
 		before := resourcemap.KeyOf(resourcemap.CurID(r))
+		// The previous-ID annotations grow on every object it moves.
 		resourcemap.StorePreviousID(r)
+		t.add(r)
 		if err := r.ApplyFilter(namespace.Filter{
 			Namespace:              t.namespace,
 			FsSlice:                t.fss,

@@ -35,6 +35,11 @@ type Transformer struct {
 	// Touched, when set, returns (after the transformer ran) every resource
 	// it can have changed in place, for the same use as Scope.
 	Touched func() []*resource.Resource
+	// Changed, when set, returns (after the transformer ran) exactly the
+	// resources whose printed content it changed, kustomize's internal
+	// annotations included (as package fingerprint sees it); provenance
+	// then fingerprints none for this step.
+	Changed func() []*resource.Resource
 	resmap.Transformer
 }
 
@@ -44,7 +49,9 @@ type builder struct {
 	// provenance); without it, plugins that take plain values are
 	// configured without the YAML round trip.
 	keepConfig bool
-	out        []Transformer
+	// report has the transformers that can list what they changed do so.
+	report bool
+	out    []Transformer
 }
 
 // addConfigured adds p, already configured with the values config(fss)
@@ -93,9 +100,10 @@ func Builtins(k *types.Kustomization, cfg *fieldspec.Config, h *resmap.PluginHel
 }
 
 // BuiltinsEach is Builtins with helpers made by newHelpers for each
-// transformer that reads files, and every configuration kept (Config).
+// transformer that reads files, every configuration kept (Config), and
+// changes reported (Changed) where the transformer can list them.
 func BuiltinsEach(k *types.Kustomization, cfg *fieldspec.Config, newHelpers func() *resmap.PluginHelpers) ([]Transformer, error) {
-	return builtinsWith(&builder{newHelpers: newHelpers, keepConfig: true}, k, cfg)
+	return builtinsWith(&builder{newHelpers: newHelpers, keepConfig: true, report: true}, k, cfg)
 }
 
 func builtinsWith(b *builder, k *types.Kustomization, cfg *fieldspec.Config) ([]Transformer, error) {
@@ -162,10 +170,9 @@ func namespaceStep(b *builder, k *types.Kustomization, cfg *fieldspec.Config) er
 	if err != nil {
 		return err
 	}
-	b.out = append(b.out, Transformer{
-		Kind: "NamespaceTransformer", Field: "namespace", Config: y,
-		Transformer: &setNamespace{namespace: k.Namespace, fss: cfg.NameSpace},
-	})
+	t := &setNamespace{namespace: k.Namespace, fss: cfg.NameSpace}
+	b.out = append(b.out, Transformer{Kind: "NamespaceTransformer", Field: "namespace", Config: y, Transformer: t})
+	b.reportTo(&t.changes)
 	return nil
 }
 
@@ -173,20 +180,30 @@ func prefix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if k.NamePrefix == "" {
 		return nil
 	}
-	return b.add("PrefixTransformer", prefixPlugin{&builtins.PrefixTransformerPlugin{}}, struct {
+	p := &prefixPlugin{PrefixTransformerPlugin: &builtins.PrefixTransformerPlugin{}}
+	err := b.add("PrefixTransformer", p, struct {
 		Prefix     string            `json:"prefix,omitempty"`
 		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
 	}{k.NamePrefix, cfg.NamePrefix})
+	if err == nil {
+		b.reportTo(&p.changes)
+	}
+	return err
 }
 
 func suffix(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if k.NameSuffix == "" {
 		return nil
 	}
-	return b.add("SuffixTransformer", suffixPlugin{&builtins.SuffixTransformerPlugin{}}, struct {
+	p := &suffixPlugin{SuffixTransformerPlugin: &builtins.SuffixTransformerPlugin{}}
+	err := b.add("SuffixTransformer", p, struct {
 		Suffix     string            `json:"suffix,omitempty"`
 		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
 	}{k.NameSuffix, cfg.NameSuffix})
+	if err == nil {
+		b.reportTo(&p.changes)
+	}
+	return err
 }
 
 // labels mirrors kustomize: one transformer per `labels` entry, then one for
@@ -226,15 +243,19 @@ func labels(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 }
 
 func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error {
-	p := labelsPlugin{&builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}}
+	p := &labelsPlugin{LabelTransformerPlugin: &builtins.LabelTransformerPlugin{Labels: pairs, FieldSpecs: fss}}
 	err := b.addConfigured("LabelTransformer", p, func(fss []types.FieldSpec) interface{} {
 		return struct {
 			Labels     map[string]string
 			FieldSpecs []types.FieldSpec
 		}{pairs, fss}
 	}, fss)
-	if err == nil && len(pairs) == 0 {
+	switch {
+	case err != nil:
+	case len(pairs) == 0:
 		b.setScope(nothing) // the plugin does nothing without labels
+	default:
+		b.reportTo(&p.changes)
 	}
 	return err
 }
@@ -244,37 +265,43 @@ func addLabels(b *builder, pairs map[string]string, fss []types.FieldSpec) error
 // parse of each value it sets where that parse does nothing.
 type labelsPlugin struct {
 	*builtins.LabelTransformerPlugin
+	changes
 }
 
-func (p labelsPlugin) Transform(m resmap.ResMap) error {
+func (p *labelsPlugin) Transform(m resmap.ResMap) error {
 	if len(p.Labels) == 0 {
 		return nil
 	}
-	return m.ApplyFilter(yaml11.EntriesFilter{Entries: p.Labels, FsSlice: p.FieldSpecs})
+	return p.applyEntries(m, yaml11.EntriesFilter{Entries: p.Labels, FsSlice: p.FieldSpecs})
 }
 
 type annotationsPlugin struct {
 	*builtins.AnnotationsTransformerPlugin
+	changes
 }
 
-func (p annotationsPlugin) Transform(m resmap.ResMap) error {
+func (p *annotationsPlugin) Transform(m resmap.ResMap) error {
 	if len(p.Annotations) == 0 {
 		return nil
 	}
-	return m.ApplyFilter(yaml11.EntriesFilter{Entries: p.Annotations, FsSlice: p.FieldSpecs})
+	return p.applyEntries(m, yaml11.EntriesFilter{Entries: p.Annotations, FsSlice: p.FieldSpecs})
 }
 
 func annotations(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if len(k.CommonAnnotations) == 0 {
 		return nil
 	}
-	p := annotationsPlugin{&builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}}
-	return b.addConfigured("AnnotationsTransformer", p, func(fss []types.FieldSpec) interface{} {
+	p := &annotationsPlugin{AnnotationsTransformerPlugin: &builtins.AnnotationsTransformerPlugin{Annotations: k.CommonAnnotations, FieldSpecs: cfg.CommonAnnotations}}
+	err := b.addConfigured("AnnotationsTransformer", p, func(fss []types.FieldSpec) interface{} {
 		return struct {
 			Annotations map[string]string
 			FieldSpecs  []types.FieldSpec
 		}{k.CommonAnnotations, fss}
 	}, cfg.CommonAnnotations)
+	if err == nil {
+		b.reportTo(&p.changes)
+	}
+	return err
 }
 
 func patchesJSON6902(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {

@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/smpatch"
 )
 
@@ -244,6 +245,9 @@ func SetEntry(name, value, tag string) filtersutil.SetFn {
 type EntriesFilter struct {
 	Entries map[string]string
 	FsSlice types.FsSlice
+	// Changed, when set, is called before each set that changes what the
+	// object prints: one that adds the entry or gives it another value.
+	Changed func()
 }
 
 func (f EntriesFilter) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
@@ -252,7 +256,7 @@ func (f EntriesFilter) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 		for _, k := range keys {
 			err := node.PipeE(fsslice.Filter{
 				FsSlice:    f.FsSlice,
-				SetValue:   SetEntry(k, f.Entries[k], yaml.NodeTagString),
+				SetValue:   setEntry(k, f.Entries[k], f.Changed),
 				CreateKind: yaml.MappingNode,
 				CreateTag:  yaml.NodeTagMap,
 			})
@@ -263,6 +267,36 @@ func (f EntriesFilter) Filter(nodes []*yaml.RNode) ([]*yaml.RNode, error) {
 		return node, nil
 	})).Filter(nodes)
 	return nodes, err
+}
+
+// setEntry is SetEntry(name, value, "!!str") that calls changed (when set)
+// before a set that changes the entry.
+func setEntry(name, value string, changed func()) filtersutil.SetFn {
+	set := SetEntry(name, value, yaml.NodeTagString)
+	if changed == nil {
+		return set
+	}
+	want := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Tag: yaml.NodeTagString}
+	return func(node *yaml.RNode) error {
+		if old := entry(node.YNode(), name); old == nil || !fingerprint.Same(old, want) {
+			changed()
+		}
+		return set(node)
+	}
+}
+
+// entry is the value of the first entry name of the mapping n (the one
+// kyaml's FieldSetter sets), or nil.
+func entry(n *yaml.Node, name string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == name {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // SetScalar is filtersutil.SetScalar(value) without the check: kyaml's

@@ -1,9 +1,12 @@
-package provenance
+// Package fingerprint hashes what printing a YAML tree depends on. Provenance
+// compares the fingerprints of each object before and after a step to learn
+// which objects the step changed; transformers that report their own changes
+// compare the fingerprints of the values they overwrite.
+package fingerprint
 
 import (
 	"hash/maphash"
 
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -39,14 +42,14 @@ func onlyIgnored(n *yaml.Node) bool {
 	return true
 }
 
-// fingerprint is a cheap hash of what printing a YAML tree depends on.
+// Of is a cheap hash of what printing a YAML tree depends on.
 // Objects print through JSON (kyaml decodes the node into maps, JSON sorts
 // their keys), so two trees that print alike hash alike: mapping key order,
 // scalar styles and the tags of keys do not count, and kustomize's own
 // origin records (which it rewrites as it goes) are left out. A change to
 // any key, value, scalar type or sequence order changes the hash (up to
 // 64-bit collisions).
-func fingerprint(n *yaml.Node) uint64 {
+func Of(n *yaml.Node) uint64 {
 	return value(14695981039346656037, n)
 }
 
@@ -138,9 +141,5 @@ func value(h uint64, n *yaml.Node) uint64 {
 	return str(mix(h, uint64(n.Kind)), n.Value)
 }
 
-// fingerprints fingerprints res, in parallel when there are many.
-func fingerprints(res []*resource.Resource) []uint64 {
-	out := make([]uint64, len(res))
-	parallel(len(res), func(i int) { out[i] = fingerprint(res[i].RNode.YNode()) })
-	return out
-}
+// Same reports whether a and b print alike (up to 64-bit collisions).
+func Same(a, b *yaml.Node) bool { return Of(a) == Of(b) }
