@@ -28,6 +28,9 @@ func profile() (stop func()) {
 		cpu := stop
 		stop = func() {
 			cpu()
+			// The profile holds allocations up to the last collection:
+			// collect, so that the last phases of the build are in it.
+			runtime.GC()
 			f, err := os.Create(path)
 			if err == nil {
 				err = pprof.Lookup("allocs").WriteTo(f, 0)

@@ -359,8 +359,6 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		prov   *provenance.Step
 		rec    *load.Recorder
 		scope  func(resmap.ResMap) ([]*resource.Resource, error)
-		// touched is the scope known after the step ran.
-		touched func() []*resource.Resource
 		// changed are the resources the step changed, as it reports them.
 		changed func() []*resource.Resource
 	}
@@ -370,7 +368,7 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		if tk != nil {
 			s.prov = tk.NewStep(tr.Kind, "", t.kustFile(), t.label(), len(all), tr.Config, true, false)
 			s.rec = recorderOf(tr.Helpers)
-			s.scope, s.touched, s.changed = tr.Scope, tr.Touched, tr.Changed
+			s.scope, s.changed = tr.Scope, tr.Changed
 		}
 		all = append(all, s)
 	}
@@ -410,9 +408,6 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		}
 		m.DropEmpties()
 		if tk != nil {
-			if s.touched != nil {
-				scope, scoped = s.touched(), true
-			}
 			t.recordSchema(s.prov)
 			if s.changed != nil {
 				t.recordReads(s.prov, s.rec)

@@ -143,3 +143,9 @@ func value(h uint64, n *yaml.Node) uint64 {
 
 // Same reports whether a and b print alike (up to 64-bit collisions).
 func Same(a, b *yaml.Node) bool { return Of(a) == Of(b) }
+
+// SameString reports whether n prints as a string scalar of value s does:
+// Same(n, that scalar), without hashing.
+func SameString(n *yaml.Node, s string) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && n.Value == s && scalarType(n) == 's'
+}

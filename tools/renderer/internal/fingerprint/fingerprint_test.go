@@ -42,3 +42,23 @@ func TestFingerprintFollowsPrintedForm(t *testing.T) {
 		}
 	}
 }
+
+func TestSameString(t *testing.T) {
+	for _, y := range []string{
+		"x", "'x'", "!!str x", "1", "'1'", "true", "'true'", "null", "''", "[x]", "{x: y}", "!custom x", "\"x\"", "y",
+	} {
+		n, err := yaml.Parse(y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{"x", "1", "true", "", "y"} {
+			want := Same(n.YNode(), &yaml.Node{Kind: yaml.ScalarNode, Value: s, Tag: yaml.NodeTagString})
+			if got := SameString(n.YNode(), s); got != want {
+				t.Errorf("SameString(%q, %q) = %v, Same says %v", y, s, got, want)
+			}
+		}
+	}
+	if SameString(nil, "") {
+		t.Error("SameString(nil) is true")
+	}
+}

@@ -151,7 +151,52 @@ type Top struct {
 }
 
 func idOf(r *resource.Resource) ObjectID {
-	return ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
+	n := r.RNode.YNode()
+	if n == nil || n.Kind != yaml.MappingNode || n.Tag == yaml.NodeTagNull || len(n.Content)%2 != 0 {
+		return ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
+	}
+	// One pass for what kyaml's four getters read in four: the first of
+	// each key counts; metadata's fields count only in a non-empty one.
+	var id ObjectID
+	var apiVersion, kind, metadata bool
+	for i := 0; i < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k == nil {
+			continue
+		}
+		switch {
+		case k.Value == "apiVersion" && !apiVersion:
+			apiVersion = true
+			if v != nil {
+				id.APIVersion = v.Value
+			}
+		case k.Value == "kind" && !kind:
+			kind = true
+			if v != nil {
+				id.Kind = v.Value
+			}
+		case k.Value == "metadata" && !metadata:
+			metadata = true
+			if !yaml.IsYNodeNilOrEmpty(v) {
+				id.Namespace, id.Name = metaString(v, "namespace"), metaString(v, "name")
+			}
+		}
+	}
+	return id
+}
+
+// metaString is kyaml's getMetaStringField on the metadata node md.
+func metaString(md *yaml.Node, field string) string {
+	c := md.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i] != nil && c[i].Value == field {
+			if yaml.IsYNodeNilOrEmpty(c[i+1]) {
+				return ""
+			}
+			return c[i+1].Value
+		}
+	}
+	return ""
 }
 
 func stepInfo(s *Step) StepInfo {

@@ -161,7 +161,7 @@ type Tracker struct {
 	labels  map[string]string
 	files   map[string]*File
 	records map[*resource.Resource]*Record
-	fps     map[*resource.Resource]fp
+	fps     map[*resource.Resource]uint64
 	refs    map[*resource.Resource][]*resource.Resource
 	vars    map[*resource.Resource][]varUse
 	// pinned are the images the build appended to the `images` of
@@ -204,7 +204,7 @@ func New(fs filesys.FileSystem, o Options) (*Tracker, error) {
 		labels:  map[string]string{},
 		files:   map[string]*File{},
 		records: map[*resource.Resource]*Record{},
-		fps:     map[*resource.Resource]fp{},
+		fps:     map[*resource.Resource]uint64{},
 		refs:    map[*resource.Resource][]*resource.Resource{},
 		vars:    map[*resource.Resource][]varUse{},
 	}
@@ -441,26 +441,20 @@ func (t *Tracker) BeforeScoped(m resmap.ResMap, scope []*resource.Resource) []*r
 	if FullWalks {
 		return t.Before(m)
 	}
-	res := m.Resources()
-	for _, r := range res {
-		if _, ok := t.fps[r]; !ok {
-			t.fps[r] = fp{stale: true}
-		}
-	}
 	t.fingerprintStale(scope)
-	return res
+	return m.Resources()
 }
 
 // fingerprintStale fingerprints those of res whose fingerprint is not known.
 func (t *Tracker) fingerprintStale(res []*resource.Resource) {
 	var walk []*resource.Resource
 	for _, r := range res {
-		if f, ok := t.fps[r]; !ok || f.stale {
+		if _, ok := t.fps[r]; !ok {
 			walk = append(walk, r)
 		}
 	}
 	for i, sum := range fingerprints(walk) {
-		t.fps[walk[i]] = fp{sum: sum}
+		t.fps[walk[i]] = sum
 	}
 }
 
@@ -478,18 +472,16 @@ func (t *Tracker) AfterScoped(m resmap.ResMap, before []*resource.Resource, s *S
 }
 
 // AfterReported is After for a step that reported exactly the resources
-// whose content it changed: nothing is fingerprinted, and their
-// fingerprints are taken again only when a later step needs them.
+// whose content it changed: nothing is fingerprinted, and theirs are taken
+// again only when a later step needs them.
 func (t *Tracker) AfterReported(m resmap.ResMap, before []*resource.Resource, s *Step, changed []*resource.Resource) {
 	if FullWalks {
 		t.after(m, before, s, nil, false)
 		return
 	}
 	for _, r := range changed {
-		if _, ok := t.fps[r]; ok {
-			t.fps[r] = fp{stale: true}
-			t.changed(r, s)
-		}
+		delete(t.fps, r)
+		t.changed(r, s)
 	}
 	t.moved(m.Resources(), before, s)
 }
@@ -506,60 +498,49 @@ func fingerprints(res []*resource.Resource) []uint64 {
 	return out
 }
 
-// fp is what the tracker knows of a resource's content: its fingerprint,
-// or that a step changed it since (stale).
-type fp struct {
-	sum   uint64
-	stale bool
-}
-
 func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource, scoped bool) {
 	after := m.Resources()
 	t.moved(after, before, s)
-	// Fingerprint what the step can have changed: its scope, or every
-	// resource Before saw (moved forgot those that left m, and new ones are
-	// fingerprinted when a step needs them).
+	// Fingerprint what the step can have changed and whose fingerprint
+	// before it is known: its scope, or every resource (moved forgot those
+	// that left m; new ones are fingerprinted when a step needs them).
 	walk := after
 	if scoped {
 		walk = scope
 	}
 	var had []*resource.Resource
+	var was []uint64
 	for _, r := range walk {
-		if f, ok := t.fps[r]; ok && !f.stale {
+		if sum, ok := t.fps[r]; ok {
 			had = append(had, r)
+			was = append(was, sum)
 		}
 	}
 	for i, sum := range fingerprints(had) {
-		r := had[i]
-		if t.fps[r].sum != sum {
-			t.changed(r, s)
+		if was[i] != sum {
+			t.changed(had[i], s)
 		}
-		t.fps[r] = fp{sum: sum}
+		t.fps[had[i]] = sum
 	}
 }
 
 // moved records the resources that entered m during step s (after lists
 // them now, before as they were): new ones, and those that replaced one
-// with the same ID.
+// with the same ID. It forgets the fingerprints of those that left.
 func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
-	var fresh []*resource.Resource
-	for _, r := range after {
-		if _, ok := t.fps[r]; !ok {
-			t.fps[r] = fp{stale: true}
-			fresh = append(fresh, r)
-		}
+	if sameResources(after, before) {
+		return // what most steps leave, found without hashing
 	}
-	if len(fresh) == 0 && len(after) >= len(before) {
-		return
-	}
-	// Objects that left m: deleted, or replaced by a fresh object with the
-	// same ID (a generator merging into it, a function rewriting it).
 	present := make(map[*resource.Resource]bool, len(after))
 	for _, r := range after {
 		present[r] = true
 	}
+	// Objects that left m: deleted, or replaced by a fresh object with the
+	// same ID (a generator merging into it, a function rewriting it).
+	was := make(map[*resource.Resource]bool, len(before))
 	gone := map[resourcemap.IDKey]*resource.Resource{}
 	for _, r := range before {
+		was[r] = true
 		if !present[r] {
 			delete(t.fps, r)
 			k := resourcemap.KeyOf(resourcemap.CurID(r))
@@ -568,7 +549,11 @@ func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
 			}
 		}
 	}
-	for _, r := range fresh {
+	for _, r := range after {
+		if was[r] {
+			continue
+		}
+		delete(t.fps, r)
 		k := resourcemap.KeyOf(resourcemap.CurID(r))
 		if old, ok := gone[k]; ok && t.records[old] != nil {
 			delete(gone, k)
@@ -585,6 +570,19 @@ func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
 			s.markSensitive()
 		}
 	}
+}
+
+// sameResources reports whether a and b list the same resources in order.
+func sameResources(a, b []*resource.Resource) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // AddToAll records step s on every resource of m (a transformer known to

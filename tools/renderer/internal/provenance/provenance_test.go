@@ -191,3 +191,27 @@ func TestDigestCanonicalForm(t *testing.T) {
 		}
 	}
 }
+
+func TestIDOfMatchesKyaml(t *testing.T) {
+	for _, y := range []string{
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: prod\n",
+		"kind: ConfigMap\nmetadata:\n  name: a\n",
+		"apiVersion: v1\napiVersion: v2\nkind: A\nkind: B\nmetadata:\n  name: x\n  name: y\n",
+		"apiVersion: v1\nkind: A\nmetadata: {}\nmetadata:\n  name: second\n",
+		"apiVersion: v1\nkind: A\nmetadata:\n  name: null\n  namespace: []\n",
+		"apiVersion: v1\nkind: A\nmetadata:\n  name: {a: b}\n  namespace: ns\n",
+		"apiVersion: [v1]\nkind: {a: b}\nmetadata: [name, x]\n",
+		"apiVersion: v1\nkind: A\nmetadata: scalar\n",
+		"apiVersion: ~\nkind: A\n",
+	} {
+		n, err := yaml.Parse(y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &resource.Resource{RNode: *n}
+		want := ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
+		if got := idOf(r); got != want {
+			t.Errorf("idOf(%q) = %+v, kyaml reads %+v", y, got, want)
+		}
+	}
+}

@@ -47,8 +47,16 @@ func (m *Map) Resources() []*resource.Resource {
 func (m *Map) Clear() { m.list = nil }
 
 func (m *Map) DropEmpties() {
-	out := m.list[:0:0]
-	for _, r := range m.list {
+	i := 0
+	for i < len(m.list) && !m.list[i].IsNilOrEmpty() {
+		i++
+	}
+	if i == len(m.list) {
+		return // nothing to drop, as after nearly every step
+	}
+	out := make([]*resource.Resource, i, len(m.list)-1)
+	copy(out, m.list)
+	for _, r := range m.list[i+1:] {
 		if !r.IsNilOrEmpty() {
 			out = append(out, r)
 		}

@@ -25,12 +25,29 @@ type imageTags struct {
 	// prefilter is off for custom image field specs, whose shapes the
 	// structural check below does not know.
 	prefilter bool
-	// touched are the resources the last Transform ran filters on: it
-	// changed no other.
-	touched []*resource.Resource
+	// picked, when armed, are the resources scope found Transform can
+	// change; it then looks at no other.
+	picked []*resource.Resource
+	armed  bool
 }
 
-func (t *imageTags) touchedList() []*resource.Resource { return t.touched }
+// scope lists the resources of m that Transform can change: those some
+// entry matches before any entry ran. An entry changes only objects it
+// matches, so an object none matches at first stays unmatched by all.
+func (t *imageTags) scope(m resmap.ResMap) ([]*resource.Resource, error) {
+	t.picked = nil
+	for _, r := range m.Resources() {
+		strs, unusual := imageCandidates(r.YNode())
+		for _, e := range t.entries {
+			if !t.prefilter || unusual || anyMatch(e.match, strs) {
+				t.picked = append(t.picked, r)
+				break
+			}
+		}
+	}
+	t.armed = true
+	return t.picked, nil
+}
 
 type imageEntry struct {
 	image types.Image
@@ -52,15 +69,15 @@ func newImageTags(images []types.Image, fss types.FsSlice) *imageTags {
 }
 
 func (t *imageTags) Transform(m resmap.ResMap) error {
-	t.touched = t.touched[:0]
-	for _, r := range m.Resources() {
+	list := m.Resources()
+	if t.armed {
+		list, t.armed = t.picked, false
+	}
+	for _, r := range list {
 		strs, unusual := imageCandidates(r.YNode())
 		for _, e := range t.entries {
 			if t.prefilter && !unusual && !anyMatch(e.match, strs) {
 				continue
-			}
-			if n := len(t.touched); n == 0 || t.touched[n-1] != r {
-				t.touched = append(t.touched, r)
 			}
 			if err := r.ApplyFilter(imagetag.LegacyFilter{ImageTag: e.image}); err != nil {
 				return err

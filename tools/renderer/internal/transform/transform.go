@@ -32,9 +32,6 @@ type Transformer struct {
 	// resource of m it can change in place, by the same selection it makes
 	// itself; provenance then fingerprints only those.
 	Scope func(m resmap.ResMap) ([]*resource.Resource, error)
-	// Touched, when set, returns (after the transformer ran) every resource
-	// it can have changed in place, for the same use as Scope.
-	Touched func() []*resource.Resource
 	// Changed, when set, returns (after the transformer ran) exactly the
 	// resources whose printed content it changed, kustomize's internal
 	// annotations included (as package fingerprint sees it); provenance
@@ -337,7 +334,7 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	t := newImageTags(k.Images, cfg.Images)
 	b.out = append(b.out, Transformer{
 		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images), Config: y,
-		Transformer: t, Touched: t.touchedList,
+		Transformer: t, Scope: t.scope,
 	})
 	return nil
 }

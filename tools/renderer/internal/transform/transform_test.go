@@ -86,8 +86,22 @@ func kustomizeImages(m resmap.ResMap, images []types.Image, fss types.FsSlice) e
 
 func compareImages(t *testing.T, objs string, images []types.Image, fss types.FsSlice) {
 	t.Helper()
+	compareImagesScoped(t, objs, images, fss, false)
+	compareImagesScoped(t, objs, images, fss, true)
+}
+
+// compareImagesScoped is compareImages, with the transformer's scope taken
+// first when scoped (as provenance does): it then looks only at that scope.
+func compareImagesScoped(t *testing.T, objs string, images []types.Image, fss types.FsSlice, scoped bool) {
+	t.Helper()
 	m, k := pair(t, objs)
-	errM := newImageTags(images, fss).Transform(m)
+	it := newImageTags(images, fss)
+	if scoped {
+		if _, err := it.scope(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errM := it.Transform(m)
 	errK := kustomizeImages(k, images, fss)
 	if errText(errM) != errText(errK) {
 		t.Errorf("images %+v\nerror:\n ours:      %s\n kustomize: %s\nobjects:\n%s", images, errText(errM), errText(errK), objs)

@@ -276,9 +276,8 @@ func setEntry(name, value string, changed func()) filtersutil.SetFn {
 	if changed == nil {
 		return set
 	}
-	want := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Tag: yaml.NodeTagString}
 	return func(node *yaml.RNode) error {
-		if old := entry(node.YNode(), name); old == nil || !fingerprint.Same(old, want) {
+		if !fingerprint.SameString(entry(node.YNode(), name), value) {
 			changed()
 		}
 		return set(node)
