@@ -11,7 +11,7 @@
 #   RUNS=7            measured runs of each mode (interleaved: off, on, off, on, ...)
 #   WARMUP=1          unmeasured warm-up runs of each mode
 #   APPS=40, SEED=1   bench/gen tree (40 apps -> 3978 resources)
-#   MAX_OVERHEAD=15   fail (exit 1) when the median CPU overhead exceeds this
+#   MAX_OVERHEAD=10   fail (exit 1) when the median CPU overhead exceeds this
 #                     many percent; empty disables the check
 #   KEEP=1            keep the temp dir (tree, outputs, manifest)
 #
@@ -28,7 +28,7 @@ RUNS=${RUNS:-7}
 WARMUP=${WARMUP:-1}
 APPS=${APPS:-40}
 SEED=${SEED:-1}
-MAX_OVERHEAD=${MAX_OVERHEAD-15}
+MAX_OVERHEAD=${MAX_OVERHEAD-10}
 
 log() { echo "bench-provenance: $*" >&2; }
 

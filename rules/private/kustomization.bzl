@@ -75,14 +75,14 @@ def tree_path(f):
         return f.path[len(f.root.path) + 1:]
     return f.path
 
-def _input_line(f):
-    # One line of the renderer's --inputs manifest: the tree path, a tab and where
-    # Bazel put the file (only the path when both are the same).
+def _input_flag(f):
+    # One declared file: the tree path, a tab and where Bazel put the file (only the
+    # path when both are the same).
     p = tree_path(f)
-    return p if p == f.path else p + "\t" + f.path
+    return "--input=" + (p if p == f.path else p + "\t" + f.path)
 
-def _exec_path(f):
-    return f.path
+def _exec_path_input_flag(f):
+    return "--input=" + f.path
 
 def _check_kustomization_file(ctx, dir):
     """Fails with a helpful message unless the kustomization file of dir is among the srcs."""
@@ -184,21 +184,24 @@ def _run_render(r, mnemonic, message, outputs, flags):
     args = _render_args(r.ctx, r.dir, r.srcs, r.bases, r.origins, r.functions, r.components, r.provenance)
     if r.owners:
         # The bases are rendered from their sources (the openapi or helm_inherits_namespace attributes).
-        args[0].add("--bases-from-sources")
-        args[0].add_all(r.owners, map_each = _owner_flag)
-    args[0].add_all(r.images)
-    args[0].add_all(flags)
+        args.add("--bases-from-sources")
+        args.add_all(r.owners, map_each = _owner_flag)
+    args.add_all(r.images)
+    args.add_all(flags)
 
     # The files the --image flags name, declared at the paths the flags give.
-    args[1].add_all(r.image_files, map_each = _exec_path)
+    args.add_all(r.image_files, map_each = _exec_path_input_flag)
     r.ctx.actions.run(
         executable = r.renderer.files_to_run,
-        arguments = args,
+        arguments = [args],
         inputs = r.inputs,
         tools = [f.function.files_to_run for f in r.functions],
         outputs = outputs,
         mnemonic = mnemonic,
         progress_message = "%s %s (%s)" % (message, r.dir, label_string(r.ctx.label)),
+        # A persistent worker renders one action after another in one process, outside
+        # the sandbox: the renderer reads only the inputs the --input flags declare.
+        execution_requirements = {"supports-workers": "1"},
     )
 
 def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenance):
@@ -207,9 +210,12 @@ def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenan
     With `origins`, the bases are read from their snapshots with origins.
 
     Returns:
-      A list of Args: the flags, and the --inputs parameter file listing srcs.
+      Args, passed in a parameter file (@FILE, one argument a line), as persistent
+      workers take them.
     """
     args = ctx.actions.args()
+    args.set_param_file_format("multiline")
+    args.use_param_file("@%s", use_always = True)
     args.add("render")
     args.add(dir)
     args.add("--label", label_string(ctx.label))
@@ -225,11 +231,8 @@ def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenan
 
     # The exact list of declared files: the renderer reads nothing else, with or
     # without a sandbox.
-    inputs = ctx.actions.args()
-    inputs.set_param_file_format("multiline")
-    inputs.use_param_file("--inputs=%s", use_always = True)
-    inputs.add_all(srcs, map_each = _input_line)
-    return [args, inputs]
+    args.add_all(srcs, map_each = _input_flag)
+    return args
 
 def _krm_kustomization_impl(ctx):
     kind = ctx.attr.kind

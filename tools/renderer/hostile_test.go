@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(krm(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
 
 // version is stamped by the release process; "dev" otherwise.
@@ -51,12 +52,24 @@ changed it and an inputs digest (docs/provenance.md; 'krm help trace').
 Flags:
 `
 
-func main() {
+func main() { os.Exit(krm(os.Args[1:])) }
+
+// krm is main, returning the exit status: a persistent worker's loop when
+// Bazel starts krm as one, else one command, its arguments read from a
+// last @FILE argument if there is one.
+func krm(args []string) int {
 	// The collector is paced from initialisation on (package gcpace/atinit).
+	if len(args) > 0 && args[len(args)-1] == worker.Flag {
+		return serveWorker() // worker_cmd.go
+	}
+	args, err := expandFlagfile(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "Error: %v\n", err)
+		return 2
+	}
 	stop := profile() // profile.go
-	code := run(os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	return run(args, os.Stdout, os.Stderr)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -196,7 +209,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	opts := build.Options{LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs, Helm: o.helm.config(stderr)}
+	opts := build.Options{Warnings: stderr, LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs, Helm: o.helm.config(stderr)}
 	if err := o.kustomize.apply(o.fs, &opts, stderr); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
@@ -247,7 +260,7 @@ Flags:
 type renderOptions struct {
 	snapshot, manifests, label, loadRestrictor string
 	inputs, kind                               string
-	deps, owners                               []string
+	deps, owners, inputLines                   []string
 	hermetic, origins, basesFromSources        bool
 	prov                                       provenanceFlags
 	fs                                         *pflag.FlagSet
@@ -263,6 +276,7 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.BoolVar(&o.hermetic, "hermetic", false, "fail when a base directory has no --dep snapshot instead of reading its sources")
 	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
 	o.fs.StringVar(&o.inputs, "inputs", "", "read only the files this manifest declares: one a line, PATH<tab>SOURCE (PATH relative to the working directory as the kustomizations name it, SOURCE where to read it); implies --hermetic")
+	o.fs.StringArrayVar(&o.inputLines, "input", nil, "PATH<tab>SOURCE (or PATH): one more declared file, a line of --inputs (repeatable; the Bazel rules pass them in the action's @FILE, which a persistent worker reads); implies --hermetic")
 	o.fs.StringVar(&o.kind, "kind", "", "fail unless the kustomization has this kind (Kustomization or Component)")
 	o.fs.BoolVar(&o.basesFromSources, "bases-from-sources", false, "render every base from its declared sources in this process, not from a --dep snapshot: for a tree that sets openapi, whose schema kustomize applies beyond the kustomization that sets it")
 	o.fs.StringArrayVar(&o.owners, "owner", nil, "DIR=LABEL: the Bazel target declaring the kustomization in DIR, named in errors (repeatable; with --bases-from-sources)")
@@ -302,10 +316,14 @@ func runRender(args []string, stderr io.Writer) int {
 	}
 	sort.Strings(depFiles)
 	var fsys filesys.FileSystem = filesys.MakeFsOnDisk()
-	if o.inputs != "" {
-		in, err := inputs.Load(o.inputs, depFiles...)
+	if o.inputs != "" || len(o.inputLines) > 0 {
+		in, err := inputs.Load(o.inputs, o.inputLines, depFiles...)
 		if err != nil {
-			fmt.Fprintf(stderr, "Error: --inputs: %v\n", err)
+			if o.inputs != "" {
+				fmt.Fprintf(stderr, "Error: --inputs: %v\n", err)
+			} else {
+				fmt.Fprintf(stderr, "Error: %v\n", err) // names the --input
+			}
 			return 1
 		}
 		fsys, o.hermetic = in, true
@@ -324,7 +342,7 @@ func runRender(args []string, stderr io.Writer) int {
 		return 2
 	}
 	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
-		LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
+		Warnings: stderr, LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label, Provenance: prov,
 		Kind: o.kind, SnapshotOnly: o.manifests == "", Origins: o.origins, Images: imgs, Helm: renderHelm,
 		BasesFromSources: o.basesFromSources, Owners: owners,
 		Functions: renderFunctions, // declared functions (--function) are the gate

@@ -3,6 +3,7 @@ package accumulate
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -39,6 +40,8 @@ type Env struct {
 	Hermetic bool
 	// Label names the build target, for error messages.
 	Label string
+	// Warnings receives warnings about kustomization files; nil means stderr.
+	Warnings io.Writer
 	// Owners maps the absolute directories of components read from
 	// snapshots to the labels of their targets, for error messages.
 	Owners map[string]string
@@ -87,7 +90,11 @@ type Target struct {
 
 // NewTarget reads the kustomization file in ldr's root.
 func NewTarget(env *Env, ldr *load.Loader) (*Target, error) {
-	k, err := load.ReadKustomization(ldr, os.Stderr)
+	warn := env.Warnings
+	if warn == nil {
+		warn = os.Stderr
+	}
+	k, err := load.ReadKustomization(ldr, warn)
 	if err != nil {
 		return nil, err
 	}

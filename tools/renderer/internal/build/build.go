@@ -5,6 +5,7 @@ package build
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 
@@ -34,6 +35,9 @@ const (
 
 // Options tune a build; the zero value behaves like `kustomize build` with default flags.
 type Options struct {
+	// Warnings receives warnings about the kustomization files (deprecated
+	// fields), as kustomize prints them; nil means stderr.
+	Warnings io.Writer
 	// LoadRestrictor is LoadRestrictionsRootOnly (default when empty) or LoadRestrictionsNone.
 	LoadRestrictor string
 	// Deps maps base directories to the snapshot files rendered for them;
@@ -158,7 +162,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	env := NewEnv()
 	env.Plugins = opts.Functions.pluginConfig()
 	env.Plugins.HelmConfig = opts.Helm
-	env.Hermetic, env.Label = opts.Hermetic, opts.Label
+	env.Hermetic, env.Label, env.Warnings = opts.Hermetic, opts.Label, opts.Warnings
 	env.Memoize = !opts.Hermetic
 	var hint load.MissingHint
 	if opts.Hermetic {

@@ -348,8 +348,8 @@ func TestProvenanceSensitivity(t *testing.T) {
 func TestProvenanceOpenAPISchema(t *testing.T) {
 	files := map[string]string{
 		"/ws/overlay/kustomization.yaml": "openapi:\n  path: schema.json\nresources:\n- objs.yaml\npatches:\n- patch: |-\n    apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: patched\n    data:\n      b: \"2\"\n",
-		"/ws/overlay/objs.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: patched\ndata:\n  a: \"1\"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: untouched\n",
-		"/ws/overlay/schema.json":       `{"definitions": {}}`,
+		"/ws/overlay/objs.yaml":          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: patched\ndata:\n  a: \"1\"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: untouched\n",
+		"/ws/overlay/schema.json":        `{"definitions": {}}`,
 	}
 	before := renderProv(t, files)
 	files["/ws/overlay/schema.json"] = `{"definitions": {"x": {"type": "object"}}}`

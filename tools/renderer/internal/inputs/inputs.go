@@ -72,17 +72,29 @@ func New(root string, files []File) (*FS, error) {
 
 // ReadManifest reads a manifest file: one declared file a line, its path in
 // the tree and where to read it separated by a tab (a line without a tab is
-// both). This is the format of the rules' parameter file (krm render --inputs).
+// both). This is the format of krm render --inputs.
 func ReadManifest(name string) ([]File, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var files []File
+	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return ParseLines(lines, func(n int) string { return fmt.Sprintf("%s:%d", name, n) })
+}
+
+// ParseLines reads declared files from manifest lines (empty ones are
+// skipped); where(n) names line n (from 1) in errors.
+func ParseLines(lines []string, where func(n int) string) ([]File, error) {
+	var files []File
+	for i, line := range lines {
 		if line == "" {
 			continue
 		}
@@ -91,28 +103,37 @@ func ReadManifest(name string) ([]File, error) {
 			src = p
 		}
 		if p == "" || src == "" {
-			return nil, fmt.Errorf("%s:%d: want PATH<tab>SOURCE", name, n)
+			return nil, fmt.Errorf("%s: want PATH<tab>SOURCE", where(i+1))
 		}
 		files = append(files, File{Path: p, Src: src})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return files, nil
 }
 
-// Load reads the manifest file and returns the file system of its files,
-// rooted at the working directory, plus the files named in also (the
-// snapshots of a render's deps, at the paths given), which are not
+// Load returns the file system of the files the manifest file declares
+// (none when it is ""), and those of the manifest lines given (krm render
+// --input), rooted at the working directory, plus the files named in also
+// (the snapshots of a render's deps, at the paths given), which are not
 // counted among Declared.
-func Load(manifest string, also ...string) (*FS, error) {
-	files, err := ReadManifest(manifest)
+func Load(manifest string, lines []string, also ...string) (*FS, error) {
+	var files []File
+	if manifest != "" {
+		var err error
+		if files, err = ReadManifest(manifest); err != nil {
+			return nil, err
+		}
+	}
+	more, err := ParseLines(lines, func(n int) string { return fmt.Sprintf("--input %q", lines[n-1]) })
 	if err != nil {
 		return nil, err
 	}
+	files = append(files, more...)
 	f, err := New(".", files)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", manifest, err)
+		if manifest != "" {
+			return nil, fmt.Errorf("%s: %w", manifest, err)
+		}
+		return nil, err
 	}
 	for _, p := range also {
 		if err := f.Add(File{Path: p, Src: p}); err != nil {

@@ -211,7 +211,7 @@ func TestLoadManifest(t *testing.T) {
 		"bazel-out/bin/app/gen.yaml": "g",
 		"bazel-out/bin/base.krmsnap": "s",
 	})
-	f, err := Load("inputs.params", "bazel-out/bin/base.krmsnap")
+	f, err := Load("inputs.params", nil, "bazel-out/bin/base.krmsnap")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,11 +230,25 @@ func TestLoadManifest(t *testing.T) {
 	if err := os.WriteFile("bad.params", []byte("a.yaml\t\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load("bad.params"); err == nil || !strings.Contains(err.Error(), "bad.params:1: want PATH<tab>SOURCE") {
+	if _, err := Load("bad.params", nil); err == nil || !strings.Contains(err.Error(), "bad.params:1: want PATH<tab>SOURCE") {
 		t.Errorf("bad manifest: %v", err)
 	}
-	if _, err := Load("none.params"); err == nil {
+	if _, err := Load("none.params", nil); err == nil {
 		t.Error("missing manifest: no error")
+	}
+	// The same declarations as --input lines, alone and with a manifest.
+	lines := []string{"app/kustomization.yaml", "app/gen.yaml\tbazel-out/bin/app/gen.yaml"}
+	for _, manifest := range []string{"", "inputs.params"} {
+		f, err := Load(manifest, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Declared(); !reflect.DeepEqual(got, want) {
+			t.Errorf("Declared from lines (manifest %q) = %+v, want %+v", manifest, got, want)
+		}
+	}
+	if _, err := Load("", []string{"ok.yaml", "\tx"}); err == nil || !strings.Contains(err.Error(), `--input "\tx": want PATH<tab>SOURCE`) {
+		t.Errorf("bad line: %v", err)
 	}
 }
 

@@ -1,0 +1,202 @@
+// Package worker runs krm as a Bazel persistent worker: one process serves
+// many `krm render` actions, so that each pays neither a process start nor
+// (workers run outside the sandbox) a sandbox. Rendering stays hermetic
+// without one: the renderer reads only the inputs its --inputs manifest
+// declares.
+//
+// The protocol is Bazel's (src/main/protobuf/worker_protocol.proto): the
+// worker reads WorkRequests from stdin and writes one WorkResponse per
+// request to stdout, each a protocol buffer preceded by its length as a
+// varint. A singleplex worker gets one request at a time.
+package worker
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Flag is the argument Bazel adds to a worker's command line.
+const Flag = "--persistent_worker"
+
+// maxMessage bounds the size of one message (a request's arguments list
+// every declared input; a few MB at most in practice).
+const maxMessage = 256 << 20
+
+// Request is the part of a WorkRequest krm uses.
+type Request struct {
+	Arguments []string
+	ID        int32
+}
+
+// Response is a WorkResponse.
+type Response struct {
+	ExitCode int32
+	Output   string
+	ID       int32
+}
+
+// Serve reads requests from r until it ends, runs each with do (its
+// arguments, and where to write what the action prints) and writes the
+// responses to w. It returns nil when r ends between requests.
+func Serve(r io.Reader, w io.Writer, do func(args []string, out io.Writer) int) error {
+	br := bufio.NewReader(r)
+	for {
+		req, err := ReadRequest(br)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var out bytes.Buffer
+		code := do(req.Arguments, &out)
+		if err := WriteResponse(w, Response{ExitCode: int32(code), Output: out.String(), ID: req.ID}); err != nil {
+			return err
+		}
+	}
+}
+
+// ReadRequest reads one length-delimited WorkRequest. It returns io.EOF
+// when r ends before a request starts.
+func ReadRequest(r *bufio.Reader) (Request, error) {
+	b, err := readMessage(r, "request")
+	if err != nil {
+		return Request{}, err
+	}
+	return parseRequest(b)
+}
+
+// readMessage reads one length-delimited message; io.EOF when r ends
+// before one starts.
+func readMessage(r *bufio.Reader, what string) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, io.EOF
+		}
+		return nil, fmt.Errorf("worker %s: %w", what, err)
+	}
+	if n > maxMessage {
+		return nil, fmt.Errorf("worker %s of %d bytes: more than %d", what, n, maxMessage)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, fmt.Errorf("worker %s: %w", what, err)
+	}
+	return b, nil
+}
+
+// parseRequest decodes a WorkRequest: arguments (field 1) and request_id
+// (field 3); inputs, cancel, verbosity and sandbox_dir are skipped.
+func parseRequest(b []byte) (Request, error) {
+	var req Request
+	err := decode(b, "request", func(f field) {
+		switch {
+		case f.num == 1 && f.typ == protowire.BytesType:
+			req.Arguments = append(req.Arguments, string(f.bytes))
+		case f.num == 3 && f.typ == protowire.VarintType:
+			req.ID = int32(f.varint)
+		}
+	})
+	return req, err
+}
+
+// field is one field of a message.
+type field struct {
+	num    protowire.Number
+	typ    protowire.Type
+	varint uint64 // a varint's value
+	bytes  []byte // a length-delimited value
+}
+
+// decode calls each for every field of the message b.
+func decode(b []byte, what string, each func(field)) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return fmt.Errorf("worker %s: %w", what, protowire.ParseError(n))
+		}
+		b = b[n:]
+		f := field{num: num, typ: typ}
+		switch typ {
+		case protowire.VarintType:
+			f.varint, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			f.bytes, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return fmt.Errorf("worker %s field %d: %w", what, num, protowire.ParseError(n))
+		}
+		b = b[n:]
+		each(f)
+	}
+	return nil
+}
+
+// WriteResponse writes resp, length-delimited, as a WorkResponse:
+// exit_code (1), output (2), request_id (3); zero values are left out, as
+// protocol buffers encode them.
+func WriteResponse(w io.Writer, resp Response) error {
+	var msg []byte
+	if resp.ExitCode != 0 {
+		msg = protowire.AppendTag(msg, 1, protowire.VarintType)
+		msg = protowire.AppendVarint(msg, uint64(int64(resp.ExitCode)))
+	}
+	if resp.Output != "" {
+		msg = protowire.AppendTag(msg, 2, protowire.BytesType)
+		msg = protowire.AppendString(msg, resp.Output)
+	}
+	if resp.ID != 0 {
+		msg = protowire.AppendTag(msg, 3, protowire.VarintType)
+		msg = protowire.AppendVarint(msg, uint64(int64(resp.ID)))
+	}
+	out := protowire.AppendVarint(make([]byte, 0, len(msg)+binary.MaxVarintLen64), uint64(len(msg)))
+	_, err := w.Write(append(out, msg...))
+	return err
+}
+
+// The client side, as Bazel speaks it (krm's tests drive workers with it).
+
+// WriteRequest writes a WorkRequest with args and id, length-delimited.
+func WriteRequest(w io.Writer, id int32, args ...string) error {
+	var msg []byte
+	for _, a := range args {
+		msg = protowire.AppendTag(msg, 1, protowire.BytesType)
+		msg = protowire.AppendString(msg, a)
+	}
+	if id != 0 {
+		msg = protowire.AppendTag(msg, 3, protowire.VarintType)
+		msg = protowire.AppendVarint(msg, uint64(int64(id)))
+	}
+	_, err := w.Write(append(protowire.AppendVarint(nil, uint64(len(msg))), msg...))
+	return err
+}
+
+// ReadResponse reads one length-delimited WorkResponse; io.EOF when r ends
+// before one starts.
+func ReadResponse(r *bufio.Reader) (Response, error) {
+	var resp Response
+	b, err := readMessage(r, "response")
+	if err != nil {
+		return resp, err
+	}
+	err = decode(b, "response", func(f field) {
+		switch {
+		case f.num == 1 && f.typ == protowire.VarintType:
+			resp.ExitCode = int32(f.varint)
+		case f.num == 2 && f.typ == protowire.BytesType:
+			resp.Output = string(f.bytes)
+		case f.num == 3 && f.typ == protowire.VarintType:
+			resp.ID = int32(f.varint)
+		}
+	})
+	return resp, err
+}
