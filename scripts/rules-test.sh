@@ -48,8 +48,10 @@ expect_failure() {
 }
 
 # Undeclared inputs fail the same way with and without a sandbox: the renderer reads only the
-# files the action declares (its --inputs parameter file), whatever the spawn strategy.
-for strategy in sandboxed local; do
+# files the action declares (its --input flags), whatever the spawn strategy: in a sandbox,
+# as a local process, or in a persistent worker (outside the sandbox; Bazel's default for the
+# render actions).
+for strategy in sandboxed local worker,sandboxed; do
   flags=(--spawn_strategy=$strategy)
   # A base named in resources but not in deps.
   expect_failure "$pkg:missing_dep" \

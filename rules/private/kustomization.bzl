@@ -436,7 +436,8 @@ editing one overlay re-runs exactly its actions, and a kustomization that kustom
 build alone still serves the targets that use it.
 
 The renderer reads exactly the files of `srcs` and the snapshots of `deps`, with or without
-a sandbox (a parameter file lists them): an undeclared file, base or component is an error
+a sandbox (the `--input` flags list them; Bazel runs the render actions in persistent
+workers, outside the sandbox, unless a strategy says otherwise): an undeclared file, base or component is an error
 naming the attribute to fix. Generated files are valid `srcs`; each is seen at its path in
 the workspace (`short_path`), as if written in the source tree.
 
