@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
 
 // childEnv makes the test binary act as krm in the directory it names
@@ -173,12 +176,18 @@ func TestHostile(t *testing.T) {
 	for _, file := range files {
 		for _, c := range parseHostile(t, file) {
 			c := c
-			t.Run(c.name, func(t *testing.T) { c.run(t) })
+			t.Run(c.name, func(t *testing.T) { c.run(t, false) })
+			if !c.closeStdin { // a worker's stdin is the protocol
+				t.Run(c.name+"/worker", func(t *testing.T) { c.run(t, true) })
+			}
 		}
 	}
 }
 
-func (c *hostileCase) run(t *testing.T) {
+// run runs krm on the case's tree, as a command or, viaWorker, as the one
+// request of a persistent worker (as Bazel runs the render actions), whose
+// response must then say what the command prints on stderr.
+func (c *hostileCase) run(t *testing.T, viaWorker bool) {
 	tree := c.makeTree(t)
 	before := listing(t, tree)
 	args := make([]string, len(c.args))
@@ -190,12 +199,19 @@ func (c *hostileCase) run(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(c.seconds)*2*time.Second+30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	var request bytes.Buffer
+	if viaWorker {
+		cmd = exec.CommandContext(ctx, os.Args[0], worker.Flag)
+		if err := worker.WriteRequest(&request, 1, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd.Dir = tree
 	cmd.Env = append(os.Environ(), childEnv+"="+tree)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if !c.closeStdin {
-		cmd.Stdin = strings.NewReader("")
+		cmd.Stdin = &request
 	} else {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -212,6 +228,25 @@ func (c *hostileCase) run(t *testing.T) {
 	msg := stderr.String()
 	if err != nil && code == -1 {
 		t.Fatalf("krm %s: %v (after %s)\nstderr:\n%s", strings.Join(args, " "), err, elapsed, tail(msg))
+	}
+	if viaWorker {
+		resp, err := worker.ReadResponse(bufio.NewReader(&stdout))
+		if err != nil {
+			t.Fatalf("worker: no response: %v (exit %d)\nstderr:\n%s", err, code, tail(msg))
+		}
+		if code != 0 && code != 1 || code == 1 && resp.ExitCode != 1 {
+			t.Errorf("worker exit %d after a response with exit %d", code, resp.ExitCode)
+		}
+		if resp.ID != 1 {
+			t.Errorf("response to request %d, want 1", resp.ID)
+		}
+		for _, crash := range []string{"panic:", "fatal error:"} {
+			if strings.Contains(msg, crash) {
+				t.Errorf("the worker crashed (%q):\n%s", crash, tail(msg))
+			}
+		}
+		code, msg = int(resp.ExitCode), resp.Output
+		stdout.Reset()
 	}
 	if code != c.exit {
 		t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.exit, tail(stdout.String()), tail(msg))

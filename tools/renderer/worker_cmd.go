@@ -8,22 +8,36 @@ import (
 	"log"
 	"os"
 	"strings"
+	"sync/atomic"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
 
 // serveWorker runs krm as a Bazel persistent worker (package worker): each
 // request is a krm command line, run as krm runs it, with what it prints
-// (errors, warnings) in the response. stdout carries the protocol, so
-// nothing else may write there: os.Stdout points at stderr (the worker's
-// log) while it serves.
+// (errors, warnings, what scripts and functions print) in the response.
+// stdout carries the protocol, so nothing else may write there: os.Stdout
+// points at stderr (the worker's log) while it serves.
 func serveWorker() int {
 	protocol := os.Stdout
 	os.Stdout = os.Stderr
-	err := worker.Serve(os.Stdin, protocol, func(args []string, out io.Writer) int {
+	var current atomic.Int32 // the request being run
+	starlarkfn.Fatal = func(msg string) {
+		// The process ends with this request: answer it first.
+		_ = worker.WriteResponse(protocol, worker.Response{ExitCode: 1, Output: msg, ID: current.Load()})
+		os.Exit(1)
+	}
+	err := worker.Serve(os.Stdin, protocol, func(req worker.Request, out io.Writer) int {
+		current.Store(req.ID)
 		log.SetOutput(out)
-		defer log.SetOutput(os.Stderr)
-		return run(args, out, out)
+		starlarkfn.Stderr, execfn.Stderr = out, out
+		defer func() {
+			log.SetOutput(os.Stderr)
+			starlarkfn.Stderr, execfn.Stderr = os.Stderr, os.Stderr
+		}()
+		return run(req.Arguments, out, out)
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "krm: persistent worker: %v\n", err)

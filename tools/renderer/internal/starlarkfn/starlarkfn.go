@@ -236,8 +236,7 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	thread := ms.thread(p.main)
 	ms.budget.start(thread, 0)
 	ms.budget.abort = func(pos, reason string) {
-		fmt.Fprintf(os.Stderr, "Error: %s in %s: %s: %s%s\n", p.name, load.Rel(p.h.Loader().Root()), pos, reason, p.note(pos))
-		exit(1)
+		Fatal(fmt.Sprintf("Error: %s in %s: %s: %s%s\n", p.name, load.Rel(p.h.Loader().Root()), pos, reason, p.note(pos)))
 	}
 	stop := ms.budget.watch()
 	panicked, err := p.exec(thread, ctx)
@@ -282,9 +281,13 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	return outs, nil
 }
 
-// exit ends krm when a script goes past its memory limit inside one
-// operation (tests replace it).
-var exit = os.Exit
+// Fatal prints msg and ends krm, when a script goes past its memory limit
+// inside one operation (which cannot be interrupted). A persistent worker
+// replaces it to answer its request first.
+var Fatal = func(msg string) {
+	fmt.Fprint(os.Stderr, msg)
+	os.Exit(1)
+}
 
 // exec runs the main script. A Go panic in a built-in (a string.replace
 // result too large for a Go string) is reported, not a crash.

@@ -41,10 +41,10 @@ type Response struct {
 	ID       int32
 }
 
-// Serve reads requests from r until it ends, runs each with do (its
-// arguments, and where to write what the action prints) and writes the
+// Serve reads requests from r until it ends, runs each with do (the
+// request, and where to write what the action prints) and writes the
 // responses to w. It returns nil when r ends between requests.
-func Serve(r io.Reader, w io.Writer, do func(args []string, out io.Writer) int) error {
+func Serve(r io.Reader, w io.Writer, do func(req Request, out io.Writer) int) error {
 	br := bufio.NewReader(r)
 	for {
 		req, err := ReadRequest(br)
@@ -55,7 +55,7 @@ func Serve(r io.Reader, w io.Writer, do func(args []string, out io.Writer) int) 
 			return err
 		}
 		var out bytes.Buffer
-		code := do(req.Arguments, &out)
+		code := do(req, &out)
 		if err := WriteResponse(w, Response{ExitCode: int32(code), Output: out.String(), ID: req.ID}); err != nil {
 			return err
 		}

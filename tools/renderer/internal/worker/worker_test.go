@@ -60,7 +60,8 @@ func TestServe(t *testing.T) {
 	in := append(request(0, "render", "a", "--manifests", "out.yaml"), request(7, "fail", "b")...)
 	var out bytes.Buffer
 	var got [][]string
-	err := Serve(bytes.NewReader(in), &out, func(args []string, w io.Writer) int {
+	err := Serve(bytes.NewReader(in), &out, func(req Request, w io.Writer) int {
+		args := req.Arguments
 		got = append(got, args)
 		if args[0] == "fail" {
 			fmt.Fprintf(w, "Error: %s is broken\n", args[1])
@@ -82,7 +83,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeBadInput(t *testing.T) {
-	do := func([]string, io.Writer) int { return 0 }
+	do := func(Request, io.Writer) int { return 0 }
 	full := request(0, "render", "dir")
 	for name, in := range map[string][]byte{
 		"truncated":   full[:len(full)-3],
