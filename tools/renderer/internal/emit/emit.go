@@ -90,6 +90,8 @@ func YAML(m resmap.ResMap) ([]byte, error) {
 }
 
 // Post rewrites the printed form y of r, the i-th object.
+// y may be a buffer reused once Post returns: Post returns bytes of its own
+// (y itself is copied).
 type Post func(i int, r *resource.Resource, y []byte) ([]byte, error)
 
 // YAMLWith is YAML with post, when not nil, applied to each object's printed
@@ -111,10 +113,12 @@ func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
 				if i >= len(list) {
 					return
 				}
-				outs[i], errs[i] = Object(list[i])
-				if post != nil && errs[i] == nil {
-					outs[i], errs[i] = post(i, list[i], outs[i])
+				var each func([]byte) ([]byte, error)
+				if post != nil {
+					r := list[i]
+					each = func(y []byte) ([]byte, error) { return post(i, r, y) }
 				}
+				outs[i], errs[i] = objectWith(list[i], each)
 			}
 		}()
 	}

@@ -22,24 +22,45 @@ import (
 // through JSON is not plain (floats,
 // timestamps, ints not in decimal, custom tags, non-string keys, duplicate
 // keys, anchors, folded scalars, invalid UTF-8) takes kustomize's own path.
-func Object(r *resource.Resource) ([]byte, error) {
+func Object(r *resource.Resource) ([]byte, error) { return objectWith(r, nil) }
+
+// objectWith is Object, its result passed through post when post is not
+// nil. post gets the printed bytes in a buffer that is reused once it
+// returns, so that a post that makes bytes of its own (provenance splices
+// annotations into a copy) saves Object's copy.
+func objectWith(r *resource.Resource, post func([]byte) ([]byte, error)) ([]byte, error) {
 	n := r.RNode.YNode()
 	if n != nil && n.Kind == yaml.MappingNode {
 		buf := printBuffers.Get().(*[]byte)
 		out, ok := printNode(n, (*buf)[:0])
+		var err error
 		if ok {
 			*buf = out
-			out = bytes.Clone(out)
+			if post == nil {
+				out = bytes.Clone(out)
+			} else if out, err = post(out); err == nil && len(out) > 0 && &out[0] == &(*buf)[0] {
+				out = bytes.Clone(out) // post returned the buffer itself
+			}
 		}
 		printBuffers.Put(buf)
 		if ok {
-			return out, nil
+			return out, err
 		}
 		if v, ok := plainValue(n, false); ok {
-			return yamlv2.Marshal(v)
+			y, err := yamlv2.Marshal(v)
+			return applyPost(y, err, post)
 		}
 	}
-	return r.AsYAML()
+	y, err := r.AsYAML()
+	return applyPost(y, err, post)
+}
+
+// applyPost passes a printed object to post, when there is one.
+func applyPost(y []byte, err error, post func([]byte) ([]byte, error)) ([]byte, error) {
+	if err != nil || post == nil {
+		return y, err
+	}
+	return post(y)
 }
 
 // printBuffers hold printNode's output while it grows: one copy of the

@@ -483,7 +483,15 @@ func (t *Tracker) AfterReported(m resmap.ResMap, before []*resource.Resource, s 
 		delete(t.fps, r)
 		t.changed(r, s)
 	}
-	t.moved(m.Resources(), before, s)
+	t.moved(current(m), before, s)
+}
+
+// current are the resources of m now, for reading at once.
+func current(m resmap.ResMap) []*resource.Resource {
+	if v, ok := m.(interface{ View() []*resource.Resource }); ok {
+		return v.View()
+	}
+	return m.Resources()
 }
 
 // Test knobs: FullWalks fingerprints every resource after every step
@@ -499,7 +507,7 @@ func fingerprints(res []*resource.Resource) []uint64 {
 }
 
 func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource, scoped bool) {
-	after := m.Resources()
+	after := current(m)
 	t.moved(after, before, s)
 	// Fingerprint what the step can have changed and whose fingerprint
 	// before it is known: its scope, or every resource (moved forgot those
@@ -531,6 +539,13 @@ func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
 	if sameResources(after, before) {
 		return // what most steps leave, found without hashing
 	}
+	if len(after) > len(before) && sameResources(after[:len(before)], before) {
+		// Only added (a generator's new objects): none left, none replaced.
+		for _, r := range after[len(before):] {
+			t.entered(r, nil, s)
+		}
+		return
+	}
 	present := make(map[*resource.Resource]bool, len(after))
 	for _, r := range after {
 		present[r] = true
@@ -550,25 +565,31 @@ func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
 		}
 	}
 	for _, r := range after {
-		if was[r] {
-			continue
+		if !was[r] {
+			t.entered(r, gone, s)
 		}
-		delete(t.fps, r)
+	}
+}
+
+// entered records r, which entered m during step s: it replaced the object
+// with its ID in gone (which is forgotten), or s made it.
+func (t *Tracker) entered(r *resource.Resource, gone map[resourcemap.IDKey]*resource.Resource, s *Step) {
+	delete(t.fps, r)
+	if len(gone) > 0 {
 		k := resourcemap.KeyOf(resourcemap.CurID(r))
 		if old, ok := gone[k]; ok && t.records[old] != nil {
 			delete(gone, k)
 			t.records[r] = t.records[old]
 			t.changed(r, s)
-			continue
+			return
 		}
-		if rec := t.records[r]; rec != nil {
-			// A resource added with its record already (not expected).
-			continue
-		}
-		t.records[r] = &Record{Origin: &Origin{Generator: s, Label: s.Label}}
-		if IsSecret(r) && s.DataCarrying {
-			s.markSensitive()
-		}
+	}
+	if rec := t.records[r]; rec != nil {
+		return // a resource added with its record already (not expected)
+	}
+	t.records[r] = &Record{Origin: &Origin{Generator: s, Label: s.Label}}
+	if IsSecret(r) && s.DataCarrying {
+		s.markSensitive()
 	}
 }
 

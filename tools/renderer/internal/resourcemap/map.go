@@ -44,6 +44,10 @@ func (m *Map) Resources() []*resource.Resource {
 	return out
 }
 
+// View is Resources without the copy: the map's own list, which the caller
+// reads only, and not after the map changes.
+func (m *Map) View() []*resource.Resource { return m.list }
+
 func (m *Map) Clear() { m.list = nil }
 
 func (m *Map) DropEmpties() {

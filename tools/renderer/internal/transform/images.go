@@ -36,8 +36,10 @@ type imageTags struct {
 // matches, so an object none matches at first stays unmatched by all.
 func (t *imageTags) scope(m resmap.ResMap) ([]*resource.Resource, error) {
 	t.picked = nil
+	var strs []string
 	for _, r := range m.Resources() {
-		strs, unusual := imageCandidates(r.YNode())
+		var unusual bool
+		strs, unusual = imageCandidates(r.YNode(), strs[:0])
 		for _, e := range t.entries {
 			if !t.prefilter || unusual || anyMatch(e.match, strs) {
 				t.picked = append(t.picked, r)
@@ -73,8 +75,10 @@ func (t *imageTags) Transform(m resmap.ResMap) error {
 	if t.armed {
 		list, t.armed = t.picked, false
 	}
+	var strs []string
 	for _, r := range list {
-		strs, unusual := imageCandidates(r.YNode())
+		var unusual bool
+		strs, unusual = imageCandidates(r.YNode(), strs[:0])
 		for _, e := range t.entries {
 			if t.prefilter && !unusual && !anyMatch(e.match, strs) {
 				continue
@@ -85,7 +89,7 @@ func (t *imageTags) Transform(m resmap.ResMap) error {
 			if err := r.ApplyFilter(imagetag.Filter{ImageTag: e.image, FsSlice: t.fss}); err != nil {
 				return err
 			}
-			strs, unusual = imageCandidates(r.YNode())
+			strs, unusual = imageCandidates(r.YNode(), strs[:0])
 		}
 	}
 	return nil
@@ -113,12 +117,12 @@ var defaultImageSpecs = sync.OnceValue(func() types.FsSlice {
 	return c.Images
 })
 
-// imageCandidates returns every string scalar in n, and whether n has a
-// shape on which kustomize's image filters could fail (an image that is not
-// a string, containers or volumes that are not lists of maps, a template or
-// spec that is not a map): such objects always run the real filters so that
-// errors match too.
-func imageCandidates(n *yaml.Node) (strs []string, unusual bool) {
+// imageCandidates returns strs with every string scalar in n appended, and
+// whether n has a shape on which kustomize's image filters could fail (an
+// image that is not a string, containers or volumes that are not lists of
+// maps, a template or spec that is not a map): such objects always run the
+// real filters so that errors match too.
+func imageCandidates(n *yaml.Node, strs []string) (_ []string, unusual bool) {
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		if n == nil {
