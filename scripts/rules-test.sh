@@ -135,6 +135,28 @@ else
   echo "ok: //$gen:app (generated kustomization, resource, patch, env file; a file of another package) = kustomize build in place"
 fi
 
+# Persistent workers: the render actions may run in one (no sandbox needed: the renderer
+# reads only declared inputs), except those running an exec function, a process of its own
+# that only the sandbox confines.
+# workers_of TARGET: 1 if TARGET's KrmRender action may run in a worker, else 0.
+workers_of() {
+  if bazel aquery "mnemonic(\"KrmRender\", $1)" 2>/dev/null | grep -q 'supports-workers: 1'; then
+    echo 1
+  else
+    echo 0
+  fi
+}
+for check in "//rules/tests/images:app 1" "//examples/functions:exec 0"; do
+  read -r target want <<<"$check"
+  got=$(workers_of "$target")
+  if [[ $got != "$want" ]]; then
+    echo "FAIL: $target: KrmRender may run in a worker: $got, want $want" >&2
+    failures=$((failures + 1))
+  else
+    echo "ok: $target: KrmRender may run in a persistent worker: $([[ $want == 1 ]] && echo yes || echo "no (it runs an exec function)")"
+  fi
+done
+
 if [[ $failures -ne 0 ]]; then
   echo "rules test: $failures check(s) failed" >&2
   exit 1

@@ -200,8 +200,9 @@ def _run_render(r, mnemonic, message, outputs, flags):
         mnemonic = mnemonic,
         progress_message = "%s %s (%s)" % (message, r.dir, label_string(r.ctx.label)),
         # A persistent worker renders one action after another in one process, outside
-        # the sandbox: the renderer reads only the inputs the --input flags declare.
-        execution_requirements = {"supports-workers": "1"},
+        # the sandbox: the renderer reads only the inputs the --input flags declare. An
+        # exec function is a process of its own, which only the sandbox confines.
+        execution_requirements = {} if r.functions else {"supports-workers": "1"},
     )
 
 def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenance):
