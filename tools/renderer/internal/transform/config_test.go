@@ -38,6 +38,10 @@ func TestConfigYAML(t *testing.T) {
 			}{r, fss}
 		}
 	}
+	// A list that differs from the defaults in one field only: never the
+	// defaults' cached YAML.
+	other := append([]types.FieldSpec(nil), d.CommonLabels...)
+	other[len(other)-1].CreateIfNotPresent = !other[len(other)-1].CreateIfNotPresent
 	for _, tc := range []struct {
 		name   string
 		config func([]types.FieldSpec) interface{}
@@ -45,6 +49,7 @@ func TestConfigYAML(t *testing.T) {
 	}{
 		{"labels", labels(map[string]string{"app": "web", "FieldSpecs": "null", "x": long}), d.CommonLabels},
 		{"labels nil", labels(nil), d.CommonLabels},
+		{"labels other specs", labels(nil), other},
 		{"labels empty specs", labels(map[string]string{"a": "b"}), []types.FieldSpec{}},
 		{"labels nil specs", labels(map[string]string{"a": "b"}), nil},
 		{"annotations", annotations(map[string]string{"note": "multi\nline\n", "n": "1"}), d.CommonAnnotations},

@@ -1,8 +1,8 @@
 // Package worker runs krm as a Bazel persistent worker: one process serves
 // many `krm render` actions, so that each pays neither a process start nor
 // (workers run outside the sandbox) a sandbox. Rendering stays hermetic
-// without one: the renderer reads only the inputs its --inputs manifest
-// declares.
+// without one: the renderer reads only the inputs its --input flags
+// declare.
 //
 // The protocol is Bazel's (src/main/protobuf/worker_protocol.proto): the
 // worker reads WorkRequests from stdin and writes one WorkResponse per
