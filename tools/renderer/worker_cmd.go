@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"log"
@@ -59,14 +57,9 @@ func expandFlagfile(args []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading arguments from %s: %w", args[n-1], err)
 	}
-	out := append([]string(nil), args[:n-1]...)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for sc.Scan() {
-		out = append(out, sc.Text())
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(data) == 0 {
+		lines = nil
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading arguments from %s: %w", args[n-1], err)
-	}
-	return out, nil
+	return append(args[:n-1:n-1], lines...), nil
 }

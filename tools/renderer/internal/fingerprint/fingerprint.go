@@ -1,7 +1,7 @@
 // Package fingerprint hashes what printing a YAML tree depends on. Provenance
 // compares the fingerprints of each object before and after a step to learn
 // which objects the step changed; transformers that report their own changes
-// compare the fingerprints of the values they overwrite.
+// ask SameString whether a value they overwrite changes.
 package fingerprint
 
 import (
@@ -141,11 +141,8 @@ func value(h uint64, n *yaml.Node) uint64 {
 	return str(mix(h, uint64(n.Kind)), n.Value)
 }
 
-// Same reports whether a and b print alike (up to 64-bit collisions).
-func Same(a, b *yaml.Node) bool { return Of(a) == Of(b) }
-
 // SameString reports whether n prints as a string scalar of value s does:
-// Same(n, that scalar), without hashing.
+// Of(n) == Of(that scalar), without hashing.
 func SameString(n *yaml.Node, s string) bool {
 	return n != nil && n.Kind == yaml.ScalarNode && n.Value == s && scalarType(n) == 's'
 }

@@ -15,6 +15,7 @@ package provenance
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -536,10 +537,10 @@ func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, s
 // them now, before as they were): new ones, and those that replaced one
 // with the same ID. It forgets the fingerprints of those that left.
 func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
-	if sameResources(after, before) {
+	if slices.Equal(after, before) {
 		return // what most steps leave, found without hashing
 	}
-	if len(after) > len(before) && sameResources(after[:len(before)], before) {
+	if len(after) > len(before) && slices.Equal(after[:len(before)], before) {
 		// Only added (a generator's new objects): none left, none replaced.
 		for _, r := range after[len(before):] {
 			t.entered(r, nil, s)
@@ -591,19 +592,6 @@ func (t *Tracker) entered(r *resource.Resource, gone map[resourcemap.IDKey]*reso
 	if IsSecret(r) && s.DataCarrying {
 		s.markSensitive()
 	}
-}
-
-// sameResources reports whether a and b list the same resources in order.
-func sameResources(a, b []*resource.Resource) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // AddToAll records step s on every resource of m (a transformer known to

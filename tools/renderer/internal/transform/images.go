@@ -41,7 +41,7 @@ func (t *imageTags) scope(m resmap.ResMap) ([]*resource.Resource, error) {
 		var unusual bool
 		strs, unusual = imageCandidates(r.YNode(), strs[:0])
 		for _, e := range t.entries {
-			if !t.prefilter || unusual || anyMatch(e.match, strs) {
+			if t.mayChange(e, strs, unusual) {
 				t.picked = append(t.picked, r)
 				break
 			}
@@ -80,7 +80,7 @@ func (t *imageTags) Transform(m resmap.ResMap) error {
 		var unusual bool
 		strs, unusual = imageCandidates(r.YNode(), strs[:0])
 		for _, e := range t.entries {
-			if t.prefilter && !unusual && !anyMatch(e.match, strs) {
+			if !t.mayChange(e, strs, unusual) {
 				continue
 			}
 			if err := r.ApplyFilter(imagetag.LegacyFilter{ImageTag: e.image}); err != nil {
@@ -93,6 +93,13 @@ func (t *imageTags) Transform(m resmap.ResMap) error {
 		}
 	}
 	return nil
+}
+
+// mayChange reports whether entry e may change an object holding the
+// strings strs (unusual as imageCandidates says): unless the prefilter
+// knows the object's shape, only if e matches one of them.
+func (t *imageTags) mayChange(e imageEntry, strs []string, unusual bool) bool {
+	return !t.prefilter || unusual || anyMatch(e.match, strs)
 }
 
 func anyMatch(re *regexp.Regexp, strs []string) bool {
