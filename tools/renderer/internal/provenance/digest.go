@@ -2,8 +2,14 @@ package provenance
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"encoding/json"
+	"hash"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
 )
 
 // Digest computes an object's inputs digest from its manifest entry, the
@@ -65,39 +71,121 @@ func (d *digester) fileHash(p string) string {
 	return f.Sha256
 }
 
-// digest is Digest(o, d.steps, d.files).
-func (d *digester) digest(o *Object) string {
-	var buf [512]byte
-	b := append(buf[:0], '[')
-	h := sha256.New()
-	// Entries of steps are written straight to the hash, the others
-	// gathered in b first.
-	first := true
-	sep := func() {
+// digestAll sets the digest of each of objs. The objects are visited in
+// the order of their entry sequences, so that the hash state after a
+// shared leading run (a base's copies keep its origin and first steps) is
+// computed once and cloned: on a tree of overlays that halves what is
+// hashed. Each result is exactly digest's.
+func (d *digester) digestAll(objs []Object) {
+	seqs := make([][]uint64, len(objs))
+	entries := map[uint64][]byte{}
+	resourceIDs := map[[2]string]uint64{}
+	for i := range objs {
+		o := &objs[i]
+		var seq []uint64
+		if org := o.Origin; org != nil {
+			if g := org.Generator; g != nil {
+				k := originGenerator<<32 | uint64(uint32(*g))
+				seq = append(seq, k)
+				entries[k] = d.step(0, *g)
+			} else {
+				rk := [2]string{org.Path, org.Sha256}
+				k, ok := resourceIDs[rk]
+				if !ok {
+					k = originResource<<32 | uint64(len(resourceIDs))
+					resourceIDs[rk] = k
+					entries[k] = appendJSONLine(nil, []string{"resource", org.Path, org.Sha256})
+				}
+				seq = append(seq, k)
+			}
+		}
+		for _, t := range o.Transformers {
+			k := transformerEntry<<32 | uint64(uint32(t))
+			seq = append(seq, k)
+			entries[k] = d.step(1, t)
+		}
+		seqs[i] = seq
+	}
+	order := make([]int, len(objs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return slices.Compare(seqs[a], seqs[b]) })
+
+	// Runs of the sorted order go to the CPUs; each keeps the hash states
+	// of the prefixes of the last sequence it hashed.
+	workers := runtime.GOMAXPROCS(0)
+	if len(objs) < 256 {
+		workers = 1
+	}
+	chunk := (len(order) + workers - 1) / max(workers, 1)
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(order); lo += chunk {
+		hi := min(lo+chunk, len(order))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := sha256.New().(resumable)
+			h.Write(open)
+			// states[k] is the state after '[' and the first k entries of
+			// prev, marshalled (a clone would allocate).
+			states := [][]byte{nil}
+			states[0], _ = h.AppendBinary(nil)
+			var prev []uint64
+			var scratch []byte
+			for _, i := range order[lo:hi] {
+				seq := seqs[i]
+				n := 0
+				for n < len(seq) && n < len(prev) && seq[n] == prev[n] {
+					n++
+				}
+				if err := h.UnmarshalBinary(states[n]); err != nil {
+					panic(err) // its own AppendBinary's output
+				}
+				for k := n; k < len(seq); k++ {
+					if k > 0 {
+						h.Write(comma)
+					}
+					h.Write(entries[seq[k]])
+					if k+1 == len(states) {
+						states = append(states, nil)
+					}
+					states[k+1], _ = h.AppendBinary(states[k+1][:0])
+				}
+				prev = seq
+				objs[i].InputsDigest, scratch = d.finish(h, &objs[i], len(seq) == 0, scratch)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// resumable is a hash whose state can be saved and restored.
+type resumable interface {
+	hash.Hash
+	encoding.BinaryAppender
+	encoding.BinaryUnmarshaler
+}
+
+var open, comma = []byte{'['}, []byte{','}
+
+// Kinds of entries in digestAll's sequences (the high 32 bits).
+const (
+	originGenerator uint64 = iota + 1
+	originResource
+	transformerEntry
+)
+
+// finish writes o's references and vars after its other entries (first:
+// there were none) and the closing bracket into h, and returns the digest
+// and scratch, the buffer it used, for the next call.
+func (d *digester) finish(h hash.Hash, o *Object, first bool, scratch []byte) (string, []byte) {
+	b := scratch[:0]
+	for _, r := range o.References {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-	}
-	put := func(entries []byte) {
-		sep()
-		h.Write(b)
-		h.Write(entries)
-		b = b[:0]
-	}
-	if o.Origin != nil {
-		if g := o.Origin.Generator; g != nil {
-			put(d.step(0, *g))
-		} else {
-			sep()
-			b = appendJSONLine(b, []string{"resource", o.Origin.Path, o.Origin.Sha256})
-		}
-	}
-	for _, i := range o.Transformers {
-		put(d.step(1, i))
-	}
-	for _, r := range o.References {
-		sep()
 		b = appendJSONLine(b, []string{"reference", r})
 	}
 	for _, v := range o.Vars {
@@ -105,13 +193,58 @@ func (d *digester) digest(o *Object) string {
 		if v.Redacted {
 			hash = "redacted"
 		}
-		sep()
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
 		b = appendJSONLine(b, []string{"var", v.Name, v.Object, hash})
 	}
-	h.Write(append(b, ']'))
-	var sum [sha256.Size]byte
-	return "sha256:" + hex.EncodeToString(h.Sum(sum[:0]))
+	b = append(b, ']')
+	h.Write(b)
+	n := len(b)
+	b = h.Sum(b)
+	var out strings.Builder
+	out.Grow(len("sha256:") + 2*sha256.Size)
+	out.WriteString("sha256:")
+	b = hex.AppendEncode(b, b[n:])
+	out.Write(b[n+sha256.Size:])
+	return out.String(), b
 }
+
+// digest is Digest(o, d.steps, d.files).
+func (d *digester) digest(o *Object) string {
+	h := sha256.New()
+	h.Write(open)
+	first := true
+	put := func(entry []byte) {
+		if !first {
+			h.Write(comma)
+		}
+		first = false
+		h.Write(entry)
+	}
+	if org := o.Origin; org != nil {
+		if g := org.Generator; g != nil {
+			put(d.step(0, *g))
+		} else {
+			put(appendJSONLine(nil, []string{"resource", org.Path, org.Sha256}))
+		}
+	}
+	for _, i := range o.Transformers {
+		put(d.step(1, i))
+	}
+	digest, _ := d.finish(h, o, first, nil)
+	return digest
+}
+
+// jsonEscaped are the bytes encoding/json does not write as themselves
+// (all of non-ASCII: it checks UTF-8 and escapes U+2028 and U+2029).
+var jsonEscaped = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
+	}
+	return t
+}()
 
 // appendJSONLine appends the JSON encoding of l to b, exactly as
 // encoding/json writes it, without reflection.
@@ -128,7 +261,7 @@ func appendJSONLine(b []byte, l []string) []byte {
 
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if jsonEscaped[s[i]] {
 			q, _ := json.Marshal(s)
 			return append(b, q...)
 		}

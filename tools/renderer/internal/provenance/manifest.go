@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -224,7 +225,31 @@ type Final struct {
 	ann      [][]annotation
 }
 
-type annotation struct{ key, value string }
+// annotation is one provenance annotation; style, when not unknown, is
+// plainOrSingleQuoted's verdict on value, taken once per distinct value.
+type annotation struct {
+	key, value string
+	style      valueStyle
+}
+
+type valueStyle uint8
+
+const (
+	styleUnknown valueStyle = iota
+	stylePlain
+	styleQuoted
+	styleNeither
+)
+
+func styleOf(v string) valueStyle {
+	switch quoted, ok := plainOrSingleQuoted(v); {
+	case !ok:
+		return styleNeither
+	case quoted:
+		return styleQuoted
+	}
+	return stylePlain
+}
 
 // Finish computes the provenance of the resources of m (the final
 // objects, in output order). Their annotations are added when they are
@@ -325,6 +350,14 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 	}
 	recs := make([]*Record, len(res))
 	objs := make([]Object, len(res))
+	n := 0
+	for _, r := range res {
+		if rec := t.records[r]; rec != nil {
+			n += rec.n
+		}
+	}
+	indexes := make([]int, n) // every object's transformers, one allocation
+	var steps []*Step
 	for i, r := range res {
 		o := &objs[i]
 		o.ID = idOf(r)
@@ -345,8 +378,18 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 				}
 			}
 		}
-		for _, st := range rec.Steps() {
-			o.Transformers = append(o.Transformers, index(st))
+		if rec.n > 0 {
+			// Steps are linked newest first; index numbers them in order.
+			steps = slices.Grow(steps[:0], rec.n)[:rec.n]
+			k := rec.n
+			for l := rec.steps; l != nil; l = l.prev {
+				k--
+				steps[k] = l.step
+			}
+			o.Transformers, indexes = indexes[:rec.n:rec.n], indexes[rec.n:]
+			for k, st := range steps {
+				o.Transformers[k] = index(st)
+			}
 		}
 		for _, ref := range t.refs[r] {
 			o.References = append(o.References, idOf(ref).String())
@@ -376,13 +419,16 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 	fin := &Final{ann: make([][]annotation, len(res))}
 	dig := newDigester(man.Steps, files)
 	dig.encodeAll()
-	parallel(len(objs), func(i int) { objs[i].InputsDigest = dig.digest(&objs[i]) })
+	dig.digestAll(objs)
 	ann := newAnnotator(man.Steps)
+	all := make([]annotation, 0, 3*len(objs)) // one allocation for all
 	for i := range objs {
 		var err error
-		if fin.ann[i], err = ann.of(&objs[i]); err != nil {
+		start := len(all)
+		if all, err = ann.of(&objs[i], all); err != nil {
 			return nil, fmt.Errorf("%s: %w", objs[i].ID, err)
 		}
+		fin.ann[i] = all[start:len(all):len(all)]
 	}
 	man.Objects = objs
 	b, err := man.Marshal()
@@ -452,7 +498,24 @@ func (m *Manifest) Marshal() ([]byte, error) {
 			return field("label", m.Label, false)
 		}(),
 		list("steps", len(m.Steps), func(i int) interface{} { return &m.Steps[i] }, false),
-		list("objects", len(m.Objects), func(i int) interface{} { return &m.Objects[i] }, false),
+		func() error {
+			// Objects are most of a manifest: written without reflection.
+			b.WriteString(`"objects": [`)
+			var line []byte
+			for i := range m.Objects {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString("\n")
+				line = appendObject(line[:0], &m.Objects[i])
+				b.Write(line)
+			}
+			if len(m.Objects) > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString("],\n")
+			return nil
+		}(),
 		list("files", len(m.Files), func(i int) interface{} { return &m.Files[i] }, true),
 	} {
 		if err != nil {
@@ -461,6 +524,104 @@ func (m *Manifest) Marshal() ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	return b.Bytes(), nil
+}
+
+// appendObject appends o as encoding/json writes it.
+func appendObject(b []byte, o *Object) []byte {
+	b = append(b, `{"id":{"apiVersion":`...)
+	b = appendJSONString(b, o.ID.APIVersion)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, o.ID.Kind)
+	if o.ID.Namespace != "" {
+		b = append(b, `,"namespace":`...)
+		b = appendJSONString(b, o.ID.Namespace)
+	}
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, o.ID.Name)
+	b = append(b, `},"inputsDigest":`...)
+	b = appendJSONString(b, o.InputsDigest)
+	if org := o.Origin; org != nil {
+		b = append(b, `,"origin":{`...)
+		n := len(b)
+		field := func(name string) {
+			if len(b) > n {
+				b = append(b, ',')
+			}
+			b = append(b, name...)
+		}
+		if org.Path != "" {
+			field(`"path":`)
+			b = appendJSONString(b, org.Path)
+		}
+		if org.StartLine != 0 {
+			field(`"startLine":`)
+			b = strconv.AppendInt(b, int64(org.StartLine), 10)
+		}
+		if org.EndLine != 0 {
+			field(`"endLine":`)
+			b = strconv.AppendInt(b, int64(org.EndLine), 10)
+		}
+		if org.Label != "" {
+			field(`"label":`)
+			b = appendJSONString(b, org.Label)
+		}
+		if org.Sha256 != "" {
+			field(`"sha256":`)
+			b = appendJSONString(b, org.Sha256)
+		}
+		if org.Redacted {
+			field(`"redacted":true`)
+		}
+		if org.Generator != nil {
+			field(`"generator":`)
+			b = strconv.AppendInt(b, int64(*org.Generator), 10)
+		}
+		b = append(b, '}')
+	}
+	if len(o.Transformers) > 0 {
+		b = append(b, `,"transformers":[`...)
+		for i, t := range o.Transformers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(t), 10)
+		}
+		b = append(b, ']')
+	}
+	if len(o.References) > 0 {
+		b = append(b, `,"references":[`...)
+		for i, r := range o.References {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, r)
+		}
+		b = append(b, ']')
+	}
+	if len(o.Vars) > 0 {
+		b = append(b, `,"vars":[`...)
+		for i, v := range o.Vars {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = appendJSONString(b, v.Name)
+			if v.Object != "" {
+				b = append(b, `,"object":`...)
+				b = appendJSONString(b, v.Object)
+			}
+			if v.Sha256 != "" {
+				b = append(b, `,"sha256":`...)
+				b = appendJSONString(b, v.Sha256)
+			}
+			if v.Redacted {
+				b = append(b, `,"redacted":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
 }
 
 // parallel runs f(0..n-1) on all CPUs.
@@ -492,19 +653,18 @@ func parallel(n int, f func(int)) {
 // transformers, so each distinct value is encoded once.
 type annotator struct {
 	steps        []StepInfo
-	origins      map[originAnnotation]string
-	transformers map[string]string // by the list of step indexes
-	key          []byte
+	origins      map[originAnnotation]annotation
+	transformers map[string]annotation // by the list of step indexes
+	key, buf     []byte
 }
 
 func newAnnotator(steps []StepInfo) *annotator {
-	return &annotator{steps: steps, origins: map[originAnnotation]string{}, transformers: map[string]string{}}
+	return &annotator{steps: steps, origins: map[originAnnotation]annotation{}, transformers: map[string]annotation{}}
 }
 
-// of returns the annotations of o, sorted by key.
-func (a *annotator) of(o *Object) ([]annotation, error) {
-	out := make([]annotation, 1, 3)
-	out[0] = annotation{DigestAnnotation, o.InputsDigest}
+// of appends the annotations of o to out, sorted by key.
+func (a *annotator) of(o *Object, out []annotation) ([]annotation, error) {
+	out = append(out, annotation{DigestAnnotation, o.InputsDigest, stylePlain}) // sha256:HEX
 	if org := o.Origin; org != nil {
 		var v originAnnotation
 		if org.Generator != nil {
@@ -516,48 +676,60 @@ func (a *annotator) of(o *Object) ([]annotation, error) {
 		} else {
 			v = originAnnotation{Path: org.Path, Label: org.Label}
 		}
-		j, ok := a.origins[v]
+		an, ok := a.origins[v]
 		if !ok {
 			b, err := json.Marshal(v)
 			if err != nil {
 				return nil, err
 			}
-			j = string(b)
-			a.origins[v] = j
+			an = annotation{OriginAnnotation, string(b), styleOf(string(b))}
+			a.origins[v] = an
 		}
-		out = append(out, annotation{OriginAnnotation, j})
+		out = append(out, an)
 	}
 	if len(o.Transformers) > 0 {
 		a.key = a.key[:0]
 		for _, i := range o.Transformers {
 			a.key = strconv.AppendInt(append(a.key, ','), int64(i), 10)
 		}
-		j, ok := a.transformers[string(a.key)]
+		an, ok := a.transformers[string(a.key)]
 		if !ok {
-			b, err := json.Marshal(a.groups(o.Transformers))
-			if err != nil {
-				return nil, err
-			}
-			j = string(b)
-			a.transformers[string(a.key)] = j
+			a.buf = a.appendTransformers(a.buf[:0], o.Transformers)
+			an = annotation{TransformersAnnotation, string(a.buf), styleOf(string(a.buf))}
+			a.transformers[string(a.key)] = an
 		}
-		out = append(out, annotation{TransformersAnnotation, j})
+		out = append(out, an)
 	}
 	return out, nil
 }
 
-// groups are the steps idx, consecutive ones configured in one file together.
-func (a *annotator) groups(idx []int) []stepGroup {
-	var groups []stepGroup
-	for _, i := range idx {
+// appendTransformers appends the transformers annotation of the steps idx
+// as encoding/json writes them as []stepGroup: consecutive steps configured
+// in one file form a group.
+func (a *annotator) appendTransformers(b []byte, idx []int) []byte {
+	b = append(b, '[')
+	for k, i := range idx {
 		s := &a.steps[i]
-		if n := len(groups); n > 0 && groups[n-1].ConfiguredIn == s.ConfiguredIn && groups[n-1].Label == s.Label {
-			groups[n-1].Kinds = append(groups[n-1].Kinds, stepName(s))
-			continue
+		if k > 0 {
+			if p := &a.steps[idx[k-1]]; p.ConfiguredIn == s.ConfiguredIn && p.Label == s.Label {
+				b = appendJSONString(append(b, ','), stepName(s))
+				continue
+			}
+			b = append(b, "]},"...)
 		}
-		groups = append(groups, stepGroup{ConfiguredIn: s.ConfiguredIn, Label: s.Label, Kinds: []string{stepName(s)}})
+		b = append(b, `{"configuredIn":`...)
+		b = appendJSONString(b, s.ConfiguredIn)
+		if s.Label != "" {
+			b = append(b, `,"label":`...)
+			b = appendJSONString(b, s.Label)
+		}
+		b = append(b, `,"kinds":[`...)
+		b = appendJSONString(b, stepName(s))
 	}
-	return groups
+	if len(idx) > 0 {
+		b = append(b, "]}"...)
+	}
+	return append(b, ']')
 }
 
 // stepName is "Kind", or "Kind/name" for a plugin configured by a named object.

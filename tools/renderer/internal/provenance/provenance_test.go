@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
@@ -31,9 +32,9 @@ func res(t *testing.T, y string) *resource.Resource {
 // of every layout splice accepts; for the others it declines.
 func TestSpliceMatchesSlowPath(t *testing.T) {
 	ann := []annotation{
-		{DigestAnnotation, "sha256:" + strings.Repeat("ab", 32)},
-		{OriginAnnotation, `{"path":"a/b.yaml","label":"//a:b"}`},
-		{TransformersAnnotation, `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
+		{key: DigestAnnotation, value: "sha256:" + strings.Repeat("ab", 32)},
+		{key: OriginAnnotation, value: `{"path":"a/b.yaml","label":"//a:b"}`},
+		{key: TransformersAnnotation, value: `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
 	}
 	for _, y := range []string{
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
@@ -212,6 +213,113 @@ func TestIDOfMatchesKyaml(t *testing.T) {
 		want := ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
 		if got := idOf(r); got != want {
 			t.Errorf("idOf(%q) = %+v, kyaml reads %+v", y, got, want)
+		}
+	}
+}
+
+// TestDigestAllMatchesDigest checks that hashing shared prefixes once gives
+// every object the digest it gets alone, on objects sharing origins and
+// leading steps in many ways.
+func TestDigestAllMatchesDigest(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var steps []StepInfo
+	for i := range 12 {
+		steps = append(steps, StepInfo{Kind: fmt.Sprint("K", i), ConfiguredIn: "k.yaml", ConfigSha256: fmt.Sprint(i), Files: []string{fmt.Sprint("f", i%3)}})
+	}
+	files := map[string]FileEntry{"f0": {Path: "f0", Sha256: "a"}, "f1": {Path: "f1", Redacted: true}}
+	objs := make([]Object, 2000)
+	for i := range objs {
+		o := &objs[i]
+		switch rnd.IntN(4) {
+		case 0:
+			g := rnd.IntN(len(steps))
+			o.Origin = &OriginInfo{Generator: &g}
+		case 1, 2:
+			o.Origin = &OriginInfo{Path: fmt.Sprint("p", rnd.IntN(3)), Sha256: fmt.Sprint(rnd.IntN(2))}
+		}
+		for range rnd.IntN(6) {
+			o.Transformers = append(o.Transformers, rnd.IntN(len(steps)+1)-1+rnd.IntN(2)) // -1 and len(steps) too
+		}
+		if rnd.IntN(5) == 0 {
+			o.References = []string{fmt.Sprint("v1/ConfigMap//c", rnd.IntN(3))}
+		}
+		if rnd.IntN(7) == 0 {
+			o.Vars = []VarInfo{{Name: "V", Object: "v1/Service//s", Sha256: "h"}}
+		}
+	}
+	newDigester(steps, files).digestAll(objs)
+	for i := range objs {
+		if want := Digest(&objs[i], steps, files); objs[i].InputsDigest != want {
+			t.Fatalf("object %d (%+v): digestAll %s, Digest %s", i, objs[i], objs[i].InputsDigest, want)
+		}
+	}
+}
+
+// TestAppendObjectMatchesJSON: the manifest's objects are written as
+// encoding/json writes them, empty fields omitted and HTML escaped.
+func TestAppendObjectMatchesJSON(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	strs := []string{"", "a", "apps/v1", `q"uote`, "<&>", "tab\there", "ünï", "\u2028", "back\\slash"}
+	str := func() string { return strs[rnd.IntN(len(strs))] }
+	for i := range 3000 {
+		o := Object{ID: ObjectID{APIVersion: str(), Kind: str(), Namespace: str(), Name: str()}, InputsDigest: str()}
+		if rnd.IntN(4) > 0 {
+			o.Origin = &OriginInfo{Path: str(), StartLine: rnd.IntN(3), EndLine: rnd.IntN(3) - 1, Label: str(), Sha256: str(), Redacted: rnd.IntN(2) == 0}
+			if rnd.IntN(3) == 0 {
+				g := rnd.IntN(3)
+				o.Origin.Generator = &g
+			}
+		}
+		for range rnd.IntN(3) {
+			o.Transformers = append(o.Transformers, rnd.IntN(20)-1)
+		}
+		for range rnd.IntN(3) {
+			o.References = append(o.References, str())
+		}
+		if rnd.IntN(3) == 0 {
+			o.Transformers = []int{} // empty, not nil: omitted too
+		}
+		for range rnd.IntN(3) {
+			o.Vars = append(o.Vars, VarInfo{Name: str(), Object: str(), Sha256: str(), Redacted: rnd.IntN(2) == 0})
+		}
+		want, err := json.Marshal(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendObject(nil, &o); string(got) != string(want) {
+			t.Fatalf("case %d: appendObject\n%s\nwant\n%s", i, got, want)
+		}
+	}
+}
+
+// TestAppendTransformersMatchesJSON: the transformers annotation is what
+// encoding/json writes for the steps grouped by the file that configured
+// them.
+func TestAppendTransformersMatchesJSON(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	strs := []string{"", "k.yaml", "a/k.yaml", "<&>", `q"`, "ü"}
+	var steps []StepInfo
+	for i := range 30 {
+		steps = append(steps, StepInfo{Kind: fmt.Sprint("Kind", i%4), Name: strs[rnd.IntN(len(strs))], ConfiguredIn: strs[rnd.IntN(3)], Label: strs[rnd.IntN(len(strs))]})
+	}
+	a := newAnnotator(steps)
+	for range 2000 {
+		var idx []int
+		for range 1 + rnd.IntN(8) {
+			idx = append(idx, rnd.IntN(len(steps)))
+		}
+		var groups []stepGroup
+		for _, i := range idx {
+			s := &steps[i]
+			if n := len(groups); n > 0 && groups[n-1].ConfiguredIn == s.ConfiguredIn && groups[n-1].Label == s.Label {
+				groups[n-1].Kinds = append(groups[n-1].Kinds, stepName(s))
+				continue
+			}
+			groups = append(groups, stepGroup{ConfiguredIn: s.ConfiguredIn, Label: s.Label, Kinds: []string{stepName(s)}})
+		}
+		want, _ := json.Marshal(groups)
+		if got := a.appendTransformers(nil, idx); string(got) != string(want) {
+			t.Fatalf("steps %v:\n%s\nwant\n%s", idx, got, want)
 		}
 	}
 }

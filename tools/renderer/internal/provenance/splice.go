@@ -20,11 +20,14 @@ func splice(y []byte, ann []annotation) ([]byte, bool) {
 	}
 	size := len(y) + len("  annotations:\n")
 	for k, a := range ann {
-		q, ok := plainOrSingleQuoted(a.value)
-		if !ok {
+		st := a.style
+		if st == styleUnknown {
+			st = styleOf(a.value)
+		}
+		if st == styleNeither {
 			return nil, false
 		}
-		quoted[k] = q
+		quoted[k] = st == styleQuoted
 		size += len("    : \n''") + len(a.key) + len(a.value)
 	}
 	pos := 0
@@ -164,7 +167,7 @@ func plainKey(rest []byte) ([]byte, bool) {
 // non-ASCII).
 func plainOrSingleQuoted(v string) (quoted, ok bool) {
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; c <= ' ' || c >= 0x7f || c == '\'' {
+		if unsplicable[v[i]] {
 			return false, false
 		}
 	}
@@ -181,6 +184,14 @@ func plainOrSingleQuoted(v string) (quoted, ok bool) {
 	}
 	return false, false
 }
+
+// unsplicable are the bytes plainOrSingleQuoted declines.
+var unsplicable = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c <= ' ' || c >= 0x7f || c == '\''
+	}
+	return t
+}()
 
 // yamlLess is yaml.v2's ordering of string map keys (sorter.go), which
 // sigs.k8s.io/yaml output follows.

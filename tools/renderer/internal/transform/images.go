@@ -7,11 +7,11 @@ import (
 
 	"sigs.k8s.io/kustomize/api/filters/imagetag"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 )
 
 // imageTags applies a kustomization's `images` entries in order, exactly as
@@ -25,30 +25,9 @@ type imageTags struct {
 	// prefilter is off for custom image field specs, whose shapes the
 	// structural check below does not know.
 	prefilter bool
-	// picked, when armed, are the resources scope found Transform can
-	// change; it then looks at no other.
-	picked []*resource.Resource
-	armed  bool
-}
-
-// scope lists the resources of m that Transform can change: those some
-// entry matches before any entry ran. An entry changes only objects it
-// matches, so an object none matches at first stays unmatched by all.
-func (t *imageTags) scope(m resmap.ResMap) ([]*resource.Resource, error) {
-	t.picked = nil
-	var strs []string
-	for _, r := range m.Resources() {
-		var unusual bool
-		strs, unusual = imageCandidates(r.YNode(), strs[:0])
-		for _, e := range t.entries {
-			if t.mayChange(e, strs, unusual) {
-				t.picked = append(t.picked, r)
-				break
-			}
-		}
-	}
-	t.armed = true
-	return t.picked, nil
+	// changes lists, when on, the objects whose fingerprint the filters
+	// moved: only objects they ran on can have changed.
+	changes changes
 }
 
 type imageEntry struct {
@@ -71,18 +50,21 @@ func newImageTags(images []types.Image, fss types.FsSlice) *imageTags {
 }
 
 func (t *imageTags) Transform(m resmap.ResMap) error {
-	list := m.Resources()
-	if t.armed {
-		list, t.armed = t.picked, false
-	}
+	t.changes.reset()
 	var strs []string
-	for _, r := range list {
+	for _, r := range m.Resources() {
 		var unusual bool
 		strs, unusual = imageCandidates(r.YNode(), strs[:0])
+		ran := false
+		var before uint64
 		for _, e := range t.entries {
 			if !t.mayChange(e, strs, unusual) {
 				continue
 			}
+			if !ran && t.changes.on {
+				before = fingerprint.Of(r.RNode.YNode())
+			}
+			ran = true
 			if err := r.ApplyFilter(imagetag.LegacyFilter{ImageTag: e.image}); err != nil {
 				return err
 			}
@@ -90,6 +72,9 @@ func (t *imageTags) Transform(m resmap.ResMap) error {
 				return err
 			}
 			strs, unusual = imageCandidates(r.YNode(), strs[:0])
+		}
+		if ran && t.changes.on && fingerprint.Of(r.RNode.YNode()) != before {
+			t.changes.add(r)
 		}
 	}
 	return nil

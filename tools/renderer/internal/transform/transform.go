@@ -334,8 +334,9 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	t := newImageTags(k.Images, cfg.Images)
 	b.out = append(b.out, Transformer{
 		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images), Config: y,
-		Transformer: t, Scope: t.scope,
+		Transformer: t,
 	})
+	b.reportTo(&t.changes)
 	return nil
 }
 

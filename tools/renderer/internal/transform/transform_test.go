@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
@@ -86,20 +87,22 @@ func kustomizeImages(m resmap.ResMap, images []types.Image, fss types.FsSlice) e
 
 func compareImages(t *testing.T, objs string, images []types.Image, fss types.FsSlice) {
 	t.Helper()
-	compareImagesScoped(t, objs, images, fss, false)
-	compareImagesScoped(t, objs, images, fss, true)
+	compareImagesReporting(t, objs, images, fss, false)
+	compareImagesReporting(t, objs, images, fss, true)
 }
 
-// compareImagesScoped is compareImages, with the transformer's scope taken
-// first when scoped (as provenance does): it then looks only at that scope.
-func compareImagesScoped(t *testing.T, objs string, images []types.Image, fss types.FsSlice, scoped bool) {
+// compareImagesReporting is compareImages, with the changes listed when
+// report is set (as provenance asks): the output must not depend on it, and
+// the list must be exactly the objects whose fingerprint moved.
+func compareImagesReporting(t *testing.T, objs string, images []types.Image, fss types.FsSlice, report bool) {
 	t.Helper()
 	m, k := pair(t, objs)
 	it := newImageTags(images, fss)
-	if scoped {
-		if _, err := it.scope(m); err != nil {
-			t.Fatal(err)
-		}
+	it.changes.on = report
+	list := m.Resources()
+	before := make([]uint64, len(list))
+	for i, r := range list {
+		before[i] = fingerprint.Of(r.RNode.YNode())
 	}
 	errM := it.Transform(m)
 	errK := kustomizeImages(k, images, fss)
@@ -112,6 +115,21 @@ func compareImagesScoped(t *testing.T, objs string, images []types.Image, fss ty
 	}
 	if a, b := asYAML(t, m), asYAML(t, k); a != b {
 		t.Errorf("images %+v\nours:\n%s\nkustomize:\n%s", images, a, b)
+	}
+	if !report {
+		return
+	}
+	reported := map[*resource.Resource]bool{}
+	for _, r := range it.changes.list() {
+		if reported[r] {
+			t.Errorf("images %+v: %s reported twice", images, r.CurId())
+		}
+		reported[r] = true
+	}
+	for i, r := range list {
+		if moved := fingerprint.Of(r.RNode.YNode()) != before[i]; moved != reported[r] {
+			t.Errorf("images %+v: %s changed %v, reported %v\nobjects:\n%s", images, r.CurId(), moved, reported[r], objs)
+		}
 	}
 }
 
