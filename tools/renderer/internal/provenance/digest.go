@@ -8,7 +8,6 @@ import (
 	"hash"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -74,8 +73,8 @@ func (d *digester) fileHash(p string) string {
 // digestAll sets the digest of each of objs. The objects are visited in
 // the order of their entry sequences, so that the hash state after a
 // shared leading run (a base's copies keep its origin and first steps) is
-// computed once and cloned: on a tree of overlays that halves what is
-// hashed. Each result is exactly digest's.
+// computed once, saved and restored: on a tree of overlays that halves what
+// is hashed. Each result is exactly digest's.
 func (d *digester) digestAll(objs []Object) {
 	seqs := make([][]uint64, len(objs))
 	entries := map[uint64][]byte{}
@@ -126,7 +125,7 @@ func (d *digester) digestAll(objs []Object) {
 		go func() {
 			defer wg.Done()
 			h := sha256.New().(resumable)
-			h.Write(open)
+			h.Write(openBracket)
 			// states[k] is the state after '[' and the first k entries of
 			// prev, marshalled (a clone would allocate).
 			states := [][]byte{nil}
@@ -167,7 +166,7 @@ type resumable interface {
 	encoding.BinaryUnmarshaler
 }
 
-var open, comma = []byte{'['}, []byte{','}
+var openBracket, comma = []byte{'['}, []byte{','}
 
 // Kinds of entries in digestAll's sequences (the high 32 bits).
 const (
@@ -203,18 +202,16 @@ func (d *digester) finish(h hash.Hash, o *Object, first bool, scratch []byte) (s
 	h.Write(b)
 	n := len(b)
 	b = h.Sum(b)
-	var out strings.Builder
-	out.Grow(len("sha256:") + 2*sha256.Size)
-	out.WriteString("sha256:")
-	b = hex.AppendEncode(b, b[n:])
-	out.Write(b[n+sha256.Size:])
-	return out.String(), b
+	var out [len("sha256:") + 2*sha256.Size]byte
+	copy(out[:], "sha256:")
+	hex.Encode(out[len("sha256:"):], b[n:])
+	return string(out[:]), b
 }
 
 // digest is Digest(o, d.steps, d.files).
 func (d *digester) digest(o *Object) string {
 	h := sha256.New()
-	h.Write(open)
+	h.Write(openBracket)
 	first := true
 	put := func(entry []byte) {
 		if !first {
