@@ -1,83 +1,115 @@
 package provenance
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
+	"errors"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// kio splits a YAML stream at any line starting with "---" (after turning
-// CRLF into LF); doc mirrors that split to find where each document is.
-var separator = regexp.MustCompile(`\n---.*\n`)
-
 // doc is one document of a resource file.
 type doc struct {
 	start, end int    // first and last content lines, 1-based, inclusive
-	text       string // the lines start..end
+	text       []byte // the lines start..end (shares the file's bytes)
 	kind       string // top-level kind, as written ("" if not found)
 	items      int    // how many resources it yields
 }
 
 // splitDocs returns the non-empty documents of a resource file, or false
 // when it cannot tell how they map to resources (then the caller uses the
-// whole file).
+// whole file). kio splits a YAML stream where the regular expression
+// `\n---.*\n` matches (after turning CRLF into LF); splitDocs splits
+// there too, scanning instead of matching, and slices the file rather
+// than copying it (resource files of CRDs run to megabytes).
 func splitDocs(content []byte) ([]doc, bool) {
-	s := strings.ReplaceAll(string(content), "\r\n", "\n")
-	var segs []struct {
-		text string
-		line int
+	s := content
+	if bytes.Contains(s, []byte("\r\n")) {
+		s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
 	}
-	prev, line := 0, 1
-	for _, loc := range separator.FindAllStringIndex(s, -1) {
-		segs = append(segs, struct {
-			text string
-			line int
-		}{s[prev:loc[0]], line})
-		line += strings.Count(s[prev:loc[1]], "\n")
-		prev = loc[1]
-	}
-	segs = append(segs, struct {
-		text string
-		line int
-	}{s[prev:], line})
 	var out []doc
-	for _, seg := range segs {
-		lines := strings.Split(seg.text, "\n")
-		first, last := -1, -1
-		d := doc{items: 1}
-		for i, l := range lines {
-			t := strings.TrimSpace(l)
-			if t == "" || t[0] == '#' || strings.HasPrefix(l, "---") || t == "..." {
-				continue
-			}
-			if first < 0 {
-				first = i
-			}
-			last = i
-			if d.kind == "" && strings.HasPrefix(l, "kind:") {
-				d.kind = scalarText(l[len("kind:"):])
-			}
+	prev, line := 0, 1
+	for {
+		end, next := separatorAt(s, prev)
+		d, ok, err := docIn(s[prev:end], line)
+		if err != nil {
+			return nil, false
 		}
-		if first < 0 {
-			continue
+		if ok {
+			out = append(out, d)
 		}
-		d.start, d.end = seg.line+first, seg.line+last
-		d.text = strings.Join(lines[first:last+1], "\n")
-		if strings.HasSuffix(d.kind, "List") {
-			n, ok := listItems(d.text)
-			if !ok {
-				return nil, false
-			}
-			d.items = n
+		if next < 0 {
+			return out, true
 		}
-		out = append(out, d)
+		line += bytes.Count(s[prev:next], []byte("\n"))
+		prev = next
 	}
-	return out, true
 }
+
+// separatorAt finds the first match of `\n---.*\n` in s at or after from:
+// the segment before it ends at end, the next starts at next. With no
+// match, end is len(s) and next -1.
+func separatorAt(s []byte, from int) (end, next int) {
+	k := bytes.Index(s[from:], []byte("\n---"))
+	if k < 0 {
+		return len(s), -1
+	}
+	start := from + k
+	nl := bytes.IndexByte(s[start+len("\n---"):], '\n')
+	if nl < 0 {
+		// No newline after it, so no later "\n---" either.
+		return len(s), -1
+	}
+	return start, start + len("\n---") + nl + 1
+}
+
+// docIn is the document in seg, a segment between separators starting at
+// line: its lines from the first to the last that hold content (not
+// blank, a comment, a "---" line or "..."). ok is false when none does.
+func docIn(seg []byte, line int) (d doc, ok bool, err error) {
+	d.items = 1
+	first, last := -1, -1
+	var from, to int // byte span of lines first..last
+	for i, pos := 0, 0; ; i++ {
+		l := seg[pos:]
+		nl := bytes.IndexByte(l, '\n')
+		if nl >= 0 {
+			l = l[:nl]
+		}
+		t := bytes.TrimSpace(l)
+		if !(len(t) == 0 || t[0] == '#' || bytes.HasPrefix(l, []byte("---")) || string(t) == "...") {
+			if first < 0 {
+				first, from = i, pos
+			}
+			last, to = i, pos+len(l)
+			if d.kind == "" && bytes.HasPrefix(l, []byte("kind:")) {
+				d.kind = scalarText(string(l[len("kind:"):]))
+			}
+		}
+		if nl < 0 {
+			break
+		}
+		pos += nl + 1
+	}
+	if first < 0 {
+		return doc{}, false, nil
+	}
+	d.start, d.end = line+first, line+last
+	d.text = seg[from:to]
+	if strings.HasSuffix(d.kind, "List") {
+		n, ok := listItems(string(d.text))
+		if !ok {
+			return doc{}, false, errNotPlaced
+		}
+		d.items = n
+	}
+	return d, true, nil
+}
+
+var errNotPlaced = errors.New("documents cannot be matched with resources")
 
 // scalarText is the value of a one-line scalar as written after a key.
 func scalarText(v string) string {
@@ -185,7 +217,7 @@ func Sha256(b []byte) string { return sha(b) }
 func HasDocument(content []byte, docSha string) bool {
 	docs, _ := splitDocs(content)
 	for _, d := range docs {
-		if shaString(d.text) == docSha {
+		if sha(d.text) == docSha {
 			return true
 		}
 	}

@@ -371,7 +371,7 @@ func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []b
 			d := at[i]
 			o.Start, o.End = d.start, d.end
 			if d.items == 1 && !IsSecret(r) {
-				o.DocSha256 = shaString(d.text)
+				o.DocSha256 = sha(d.text)
 			} else {
 				o.DocSha256 = nodeSha(r)
 			}

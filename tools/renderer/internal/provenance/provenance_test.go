@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -136,7 +137,7 @@ func TestSplitDocsSpans(t *testing.T) {
 	if place(rs[:3], docs) != nil {
 		t.Error("place accepted a wrong count")
 	}
-	if !HasDocument([]byte(content), shaString(docs[1].text)) || HasDocument([]byte(content), "00") {
+	if !HasDocument([]byte(content), sha(docs[1].text)) || HasDocument([]byte(content), "00") {
 		t.Error("HasDocument")
 	}
 }
@@ -320,6 +321,95 @@ func TestAppendTransformersMatchesJSON(t *testing.T) {
 		want, _ := json.Marshal(groups)
 		if got := a.appendTransformers(nil, idx); string(got) != string(want) {
 			t.Fatalf("steps %v:\n%s\nwant\n%s", idx, got, want)
+		}
+	}
+}
+
+// splitDocsByRegexp is how documents were split before splitDocs scanned:
+// the regular expression kio splits at, and each segment split into lines.
+func splitDocsByRegexp(content []byte) ([]doc, bool) {
+	s := strings.ReplaceAll(string(content), "\r\n", "\n")
+	type segment struct {
+		text string
+		line int
+	}
+	var segs []segment
+	prev, line := 0, 1
+	for _, loc := range regexp.MustCompile(`\n---.*\n`).FindAllStringIndex(s, -1) {
+		segs = append(segs, segment{s[prev:loc[0]], line})
+		line += strings.Count(s[prev:loc[1]], "\n")
+		prev = loc[1]
+	}
+	segs = append(segs, segment{s[prev:], line})
+	var out []doc
+	for _, seg := range segs {
+		text, first := seg.text, seg.line
+		lines := strings.Split(text, "\n")
+		lo, hi := -1, -1
+		d := doc{items: 1}
+		for i, l := range lines {
+			t := strings.TrimSpace(l)
+			if t == "" || t[0] == '#' || strings.HasPrefix(l, "---") || t == "..." {
+				continue
+			}
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+			if d.kind == "" && strings.HasPrefix(l, "kind:") {
+				d.kind = scalarText(l[len("kind:"):])
+			}
+		}
+		if lo < 0 {
+			continue
+		}
+		d.start, d.end = first+lo, first+hi
+		d.text = []byte(strings.Join(lines[lo:hi+1], "\n"))
+		if strings.HasSuffix(d.kind, "List") {
+			n, ok := listItems(string(d.text))
+			if !ok {
+				return nil, false
+			}
+			d.items = n
+		}
+		out = append(out, d)
+	}
+	return out, true
+}
+
+// TestSplitDocsMatchesRegexp: scanning for separators finds the documents,
+// line spans and texts the regular expression does, on files made of
+// separators, comments, blank lines, CRLF and List documents.
+func TestSplitDocsMatchesRegexp(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	parts := []string{
+		"---", "--- # c", "---x", "----", " ---", "--", "-- x", "- a", "...", "# comment", "", "  ", "\r",
+		"kind: A", "kind: AList", "kind: 'B' # c", "apiVersion: v1", "metadata:\n  name: a",
+		"items:\n- kind: A\n  metadata:\n    name: i", "items: 3", "items: [", "  - x", "\t",
+	}
+	for i := range 5000 {
+		var b strings.Builder
+		for range rnd.IntN(12) {
+			b.WriteString(parts[rnd.IntN(len(parts))])
+			switch rnd.IntN(5) {
+			case 0:
+				b.WriteString("\r\n")
+			case 1:
+			default:
+				b.WriteString("\n")
+			}
+		}
+		content := []byte(b.String())
+		got, gotOK := splitDocs(content)
+		want, wantOK := splitDocsByRegexp(content)
+		if gotOK != wantOK || len(got) != len(want) {
+			t.Fatalf("case %d %q: %v %d docs, want %v %d", i, content, gotOK, len(got), wantOK, len(want))
+		}
+		for k := range got {
+			g, w := got[k], want[k]
+			if g.start != w.start || g.end != w.end || g.kind != w.kind || g.items != w.items || string(g.text) != string(w.text) {
+				t.Fatalf("case %d %q doc %d:\n%+v\nwant\n%+v", i, content, k, g, w)
+			}
 		}
 	}
 }
