@@ -15,7 +15,9 @@ import (
 // manifest's steps and files: the sha256 of the JSON encoding of the list
 // of contributing inputs (docs/provenance.md).
 func Digest(o *Object, steps []StepInfo, files map[string]FileEntry) string {
-	return newDigester(steps, files).digest(o)
+	objs := []Object{*o}
+	newDigester(steps, files).digestAll(objs)
+	return objs[0].InputsDigest
 }
 
 // digester computes the digests of the objects of one manifest. Many
@@ -74,7 +76,7 @@ func (d *digester) fileHash(p string) string {
 // the order of their entry sequences, so that the hash state after a
 // shared leading run (a base's copies keep its origin and first steps) is
 // computed once, saved and restored: on a tree of overlays that halves what
-// is hashed. Each result is exactly digest's.
+// is hashed. Each result is what hashing the object alone gives.
 func (d *digester) digestAll(objs []Object) {
 	seqs := make([][]uint64, len(objs))
 	entries := map[uint64][]byte{}
@@ -206,32 +208,6 @@ func (d *digester) finish(h hash.Hash, o *Object, first bool, scratch []byte) (s
 	copy(out[:], "sha256:")
 	hex.Encode(out[len("sha256:"):], b[n:])
 	return string(out[:]), b
-}
-
-// digest is Digest(o, d.steps, d.files).
-func (d *digester) digest(o *Object) string {
-	h := sha256.New()
-	h.Write(openBracket)
-	first := true
-	put := func(entry []byte) {
-		if !first {
-			h.Write(comma)
-		}
-		first = false
-		h.Write(entry)
-	}
-	if org := o.Origin; org != nil {
-		if g := org.Generator; g != nil {
-			put(d.step(0, *g))
-		} else {
-			put(appendJSONLine(nil, []string{"resource", org.Path, org.Sha256}))
-		}
-	}
-	for _, i := range o.Transformers {
-		put(d.step(1, i))
-	}
-	digest, _ := d.finish(h, o, first, nil)
-	return digest
 }
 
 // jsonEscaped are the bytes encoding/json does not write as themselves

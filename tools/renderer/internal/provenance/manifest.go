@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -379,13 +378,7 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 			}
 		}
 		if rec.n > 0 {
-			// Steps are linked newest first; index numbers them in order.
-			steps = slices.Grow(steps[:0], rec.n)[:rec.n]
-			k := rec.n
-			for l := rec.steps; l != nil; l = l.prev {
-				k--
-				steps[k] = l.step
-			}
+			steps = rec.appendSteps(steps[:0])
 			o.Transformers, indexes = indexes[:rec.n:rec.n], indexes[rec.n:]
 			for k, st := range steps {
 				o.Transformers[k] = index(st)
@@ -501,14 +494,12 @@ func (m *Manifest) Marshal() ([]byte, error) {
 		func() error {
 			// Objects are most of a manifest: written without reflection.
 			b.WriteString(`"objects": [`)
-			var line []byte
 			for i := range m.Objects {
 				if i > 0 {
 					b.WriteString(",")
 				}
 				b.WriteString("\n")
-				line = appendObject(line[:0], &m.Objects[i])
-				b.Write(line)
+				b.Write(appendObject(b.AvailableBuffer(), &m.Objects[i]))
 			}
 			if len(m.Objects) > 0 {
 				b.WriteString("\n")
@@ -589,14 +580,7 @@ func appendObject(b []byte, o *Object) []byte {
 		b = append(b, ']')
 	}
 	if len(o.References) > 0 {
-		b = append(b, `,"references":[`...)
-		for i, r := range o.References {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, r)
-		}
-		b = append(b, ']')
+		b = appendJSONLine(append(b, `,"references":`...), o.References)
 	}
 	if len(o.Vars) > 0 {
 		b = append(b, `,"vars":[`...)

@@ -138,14 +138,18 @@ func (r *Record) with(s *Step) *Record {
 }
 
 // Steps are the transformers that changed the object, in order.
-func (r *Record) Steps() []*Step {
-	out := make([]*Step, r.n)
-	i := r.n
+func (r *Record) Steps() []*Step { return r.appendSteps(nil) }
+
+// appendSteps appends Steps to dst (linked newest first, they are filled
+// in from the back).
+func (r *Record) appendSteps(dst []*Step) []*Step {
+	dst = slices.Grow(dst, r.n)[:len(dst)+r.n]
+	i := len(dst)
 	for l := r.steps; l != nil; l = l.prev {
 		i--
-		out[i] = l.step
+		dst[i] = l.step
 	}
-	return out
+	return dst
 }
 
 type varUse struct {
