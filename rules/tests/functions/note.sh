@@ -3,7 +3,8 @@
 # whose data.text is the content of note.txt, found through $0.runfiles.
 set -eu
 cat >/dev/null
-text=$(cat "$0.runfiles/rules_krm/rules/tests/functions/note.txt")
+# The main repository is rules_krm in WORKSPACE mode and _main under bzlmod.
+text=$(cat "$0".runfiles/*/rules/tests/functions/note.txt)
 cat <<OUT
 apiVersion: config.kubernetes.io/v1
 kind: ResourceList

@@ -1,0 +1,1 @@
+PackageMetadataInfo = provider(doc = "stub", fields = ["metadata"])

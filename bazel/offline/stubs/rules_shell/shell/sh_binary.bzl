@@ -1,0 +1,1 @@
+sh_binary = native.sh_binary

@@ -1,0 +1,1 @@
+sh_library = native.sh_library

@@ -1,0 +1,1 @@
+sh_test = native.sh_test
