@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/bazelbuild/bazel-gazelle/testtools"
 )
@@ -45,12 +47,23 @@ func TestGeneration(t *testing.T) {
 		if !c.IsDir() {
 			continue
 		}
-		testtools.TestGazelleGenerationOnPath(t, &testtools.TestGazelleGenerationArgs{
+		args := &testtools.TestGazelleGenerationArgs{
 			Name:                 c.Name(),
 			TestDataPathAbsolute: filepath.Join(abs, c.Name()),
 			TestDataPathRelative: "gazelle/testdata/" + c.Name(),
 			GazelleBinaryPath:    bin,
-		})
+		}
+		setTimeout(args, 2*time.Minute)
+		testtools.TestGazelleGenerationOnPath(t, args)
+	}
+}
+
+// setTimeout sets args.Timeout where testtools has it. Gazelle v0.26.0 (go.mod, WORKSPACE)
+// has no such field; newer releases (bzlmod's gazelle module) do, and kill gazelle at once
+// when it is zero.
+func setTimeout(args *testtools.TestGazelleGenerationArgs, d time.Duration) {
+	if f := reflect.ValueOf(args).Elem().FieldByName("Timeout"); f.IsValid() && f.CanSet() {
+		f.SetInt(int64(d))
 	}
 }
 
