@@ -34,16 +34,23 @@ type diffOptions struct {
 }
 
 func diffFlags(stderr io.Writer) *diffOptions {
-	o := &diffOptions{fs: pflag.NewFlagSet("diff", pflag.ContinueOnError)}
-	o.fs.SetOutput(stderr)
+	o := &diffOptions{fs: commandFlags("diff", diffUsage, stderr)}
 	o.fs.StringVarP(&o.output, "output", "o", "text", "text, markdown (a pull-request comment) or json (schema in docs/cli.md)")
 	o.fs.StringVar(&o.color, "color", "auto", "text output in colour: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	o.fs.IntVar(&o.maxBytes, "max-bytes", 60000, "markdown: cut the output to about this many bytes, saying what was left out")
-	o.fs.Usage = func() {
-		fmt.Fprint(stderr, diffUsage)
-		o.fs.PrintDefaults()
-	}
 	return o
+}
+
+// commandFlags is a command's flag set, printing errors and usage (the
+// text, then the flags) on stderr.
+func commandFlags(name, usage string, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
