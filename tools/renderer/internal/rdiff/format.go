@@ -111,7 +111,14 @@ func (f *File) body(b *bytes.Buffer, color bool) {
 func (fd *Field) write(b *bytes.Buffer, color bool) {
 	switch {
 	case fd.Redacted:
-		paint(b, color, yellow, "~   "+fd.Path+": "+fd.Change+" (Secret value hidden)")
+		sign, code := "~", yellow
+		switch fd.Change {
+		case Added:
+			sign, code = "+", green
+		case Removed:
+			sign, code = "-", red
+		}
+		paint(b, color, code, sign+"   "+fd.Path+": "+fd.Change+" (Secret value hidden)")
 	case fd.Lines != nil:
 		paint(b, color, yellow, "~   "+fd.Path+":")
 		for _, l := range fd.Lines {

@@ -22,6 +22,10 @@ type op struct {
 // lineDiff returns a unified diff of two multi-line strings: hunk headers
 // ("@@ -1,3 +1,4 @@") and lines starting with ' ', '-' or '+'.
 func lineDiff(a, b string) []string {
+	if strings.HasSuffix(a, "\n") && strings.HasSuffix(b, "\n") {
+		// Not an empty last line on both sides.
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
 	return hunks(lineOps(strings.Split(a, "\n"), strings.Split(b, "\n")))
 }
 
@@ -76,12 +80,12 @@ func middle(a, b []string) []op {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			ops = append(ops, op{' ', a[i]})
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i*w+j+1] >= lcs[(i+1)*w+j]):
+		case i < len(a) && (j == len(b) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
+			ops = append(ops, op{'-', a[i]}) // removals first, as diff prints them
+			i++
+		default:
 			ops = append(ops, op{'+', b[j]})
 			j++
-		default:
-			ops = append(ops, op{'-', a[i]})
-			i++
 		}
 	}
 	return ops
