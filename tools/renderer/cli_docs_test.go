@@ -22,6 +22,7 @@ func TestCLIDocsListEveryFlag(t *testing.T) {
 		"build":  buildFlags(&sink).fs,
 		"render": renderFlags(&sink).fs,
 		"trace":  traceFlags(&sink).fs,
+		"diff":   diffFlags(&sink).fs,
 	}
 	flagRE := regexp.MustCompile("`(?:-[a-zA-Z], )?--([a-z0-9-]+)")
 	for name, fs := range commands {

@@ -33,6 +33,7 @@ Usage:
   krm render DIR [flags]  render one kustomization into a snapshot (used by the Bazel rules)
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
   krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
+  krm diff OLD NEW [flags] compare two rendered manifest sets object by object
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -86,6 +87,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runTrace(args[1:], stdout, stderr)
 	case "stamp":
 		return runStamp(args[1:], stderr) // stamp_cmd.go
+	case "diff":
+		return runDiff(args[1:], stdout, stderr) // diff_cmd.go
 	case "version", "--version":
 		fmt.Fprintf(stdout, "krm %s (kustomize v5.8.2 compatible)\n", version)
 		return 0
@@ -100,6 +103,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "stamp" {
 			stampFlags(stderr).fs.Usage()
+			return 0
+		}
+		if len(args) > 1 && args[1] == "diff" {
+			diffFlags(stderr).fs.Usage()
 			return 0
 		}
 		if len(args) > 1 && args[1] == "trace" {

@@ -1,0 +1,214 @@
+package rdiff
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Bounds on one input file. Rendered manifests are far below them; a file
+// past them is refused rather than read without bound.
+const (
+	MaxFileBytes = 128 << 20
+	MaxNodes     = 4 << 20
+	MaxDepth     = 1000
+)
+
+// ErrMalformed marks an input that is not a stream of Kubernetes objects
+// krm diff can compare (the command exits 2 for it).
+var ErrMalformed = errors.New("malformed input")
+
+// provenanceAnnotation is the prefix of the annotations krm build
+// --provenance adds (docs/provenance.md): left out of comparisons, since the
+// inputs digest changes with every input.
+const provenanceAnnotation = "provenance.rules-krm.dev/"
+
+// ID identifies an object as the cluster does: the API version is left
+// out, so an object moved to another version is one changed object.
+type ID struct {
+	Group     string `json:"group"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String is KIND[.GROUP] [NAMESPACE/]NAME.
+func (id ID) String() string {
+	s := id.Kind
+	if id.Group != "" {
+		s += "." + id.Group
+	}
+	s += " "
+	if id.Namespace != "" {
+		s += id.Namespace + "/"
+	}
+	return s + id.Name
+}
+
+func (id ID) less(o ID) bool {
+	if id.Kind != o.Kind {
+		return id.Kind < o.Kind
+	}
+	if id.Group != o.Group {
+		return id.Group < o.Group
+	}
+	if id.Namespace != o.Namespace {
+		return id.Namespace < o.Namespace
+	}
+	return id.Name < o.Name
+}
+
+// object is one parsed object of a file.
+type object struct {
+	id     ID
+	node   *yaml.Node // the mapping
+	origin string     // from the provenance origin annotation, if any
+}
+
+// readFile reads and parses one input file, refusing files past the bounds.
+func readFile(path string) ([]object, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrMalformed, MaxFileBytes)
+	}
+	objs, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return objs, nil
+}
+
+// parse reads a YAML stream (a List's items count as its objects) into
+// objects, checking the bounds before anything walks the nodes.
+func parse(data []byte) ([]object, error) {
+	// kio does not expand aliases unless asked (AnchorsAweigh), so a bomb
+	// stays small until check refuses it.
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	budget := MaxNodes
+	var objs []object
+	seen := map[ID]bool{}
+	for i, rn := range nodes {
+		n := rn.YNode()
+		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+			n = n.Content[0]
+		}
+		if err := check(n, 0, &budget); err != nil {
+			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+		}
+		if n.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("%w: object %d is not a mapping", ErrMalformed, i+1)
+		}
+		o, err := newObject(yaml.NewRNode(n))
+		if err != nil {
+			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+		}
+		if seen[o.id] {
+			return nil, fmt.Errorf("%w: %s appears twice", ErrMalformed, o.id)
+		}
+		seen[o.id] = true
+		objs = append(objs, o)
+	}
+	return objs, nil
+}
+
+// check refuses aliases (rendered manifests have none; expanding them is
+// how a small file becomes a huge tree), deep nesting and too many nodes.
+func check(n *yaml.Node, depth int, budget *int) error {
+	if depth > MaxDepth {
+		return fmt.Errorf("nested deeper than %d levels", MaxDepth)
+	}
+	if *budget--; *budget < 0 {
+		return fmt.Errorf("more than %d YAML nodes in the file", MaxNodes)
+	}
+	if n.Kind == yaml.AliasNode {
+		return fmt.Errorf("line %d: YAML alias *%s: aliases are not allowed in rendered manifests", n.Line, n.Value)
+	}
+	for _, c := range n.Content {
+		if err := check(c, depth+1, budget); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newObject(rn *yaml.RNode) (object, error) {
+	kind := rn.GetKind()
+	if kind == "" {
+		return object{}, fmt.Errorf("no kind")
+	}
+	api := rn.GetApiVersion()
+	group, _, found := strings.Cut(api, "/")
+	if !found {
+		group = "" // core: "v1"
+	}
+	o := object{
+		id:   ID{Group: group, Kind: kind, Namespace: rn.GetNamespace(), Name: rn.GetName()},
+		node: rn.YNode(),
+	}
+	o.origin = dropProvenance(rn)
+	return o, nil
+}
+
+// dropProvenance removes krm's provenance annotations from the object and
+// returns its origin as a file path, or as "GENERATOR in FILE".
+func dropProvenance(rn *yaml.RNode) string {
+	ann := rn.Field(yaml.MetadataField)
+	if ann == nil {
+		return ""
+	}
+	annField := ann.Value.Field(yaml.AnnotationsField)
+	if annField == nil || annField.Value.YNode().Kind != yaml.MappingNode {
+		return ""
+	}
+	m := annField.Value.YNode()
+	origin := ""
+	kept := m.Content[:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if !strings.HasPrefix(k.Value, provenanceAnnotation) {
+			kept = append(kept, k, v)
+			continue
+		}
+		if k.Value == provenanceAnnotation+"origin" {
+			origin = originText(v.Value)
+		}
+	}
+	m.Content = kept
+	if len(kept) == 0 {
+		_ = ann.Value.PipeE(yaml.Clear(yaml.AnnotationsField))
+	}
+	return origin
+}
+
+// originText reads the origin annotation's JSON (docs/provenance.md).
+func originText(s string) string {
+	var o struct{ Path, Generator, ConfiguredIn string }
+	if json.Unmarshal([]byte(s), &o) != nil {
+		return ""
+	}
+	if o.Path != "" {
+		return o.Path
+	}
+	if o.Generator != "" {
+		return o.Generator + " in " + o.ConfiguredIn
+	}
+	return ""
+}
