@@ -5,6 +5,12 @@ load(":providers.bzl", "KrmRendererInfo")
 # The toolchain type that rules using the renderer declare in `toolchains`.
 KRM_TOOLCHAIN_TYPE = "@rules_krm//rules:toolchain_type"
 
+# For actions that run the toolchain's renderer: `ctx.actions.run(..., **RUN_WITH_TOOLCHAIN)`
+# names the toolchain the executable comes from, as automatic exec groups require (Bazel 7's
+# --incompatible_auto_exec_groups). Bazel 4.2.3 (WORKSPACE) has no such parameter; it has
+# no config_common.toolchain_type either (both came with Bazel 6).
+RUN_WITH_TOOLCHAIN = {"toolchain": KRM_TOOLCHAIN_TYPE} if hasattr(config_common, "toolchain_type") else {}
+
 def _renderer_info(ctx, attr):
     if not getattr(ctx.attr, attr):
         return None
