@@ -174,9 +174,15 @@ func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool, e
 				out = append(out, rule.NewRule(exportsKind, ""))
 			}
 		case goldenTestKind:
+			// Only tests of this package's kustomization and golden file are gazelle's: a
+			// hand-written one naming labels elsewhere (another module's golden) stays.
 			target := strings.TrimPrefix(r.AttrString("kustomization"), ":")
-			golden := filepath.Join(args.Config.RepoRoot, filepath.FromSlash(args.Rel), r.AttrString("golden"))
-			if _, err := os.Stat(golden); err != nil || !generated[target] && !strings.Contains(target, "/") {
+			golden := r.AttrString("golden")
+			if strings.ContainsAny(target, "/@") || strings.ContainsAny(golden, ":@") {
+				continue
+			}
+			golden = filepath.Join(args.Config.RepoRoot, filepath.FromSlash(args.Rel), golden)
+			if _, err := os.Stat(golden); err != nil || !generated[target] {
 				out = append(out, rule.NewRule(goldenTestKind, r.Name()))
 			}
 		}

@@ -1,6 +1,13 @@
 # Helpers for the scripts that test the Bazel rules (source it; it sets nothing else up).
 # Needs ROOT (the repository) to be set by the sourcing script.
 
+# The Bazel of the tests (scripts/install-bazel.sh): on machines without a registry
+# (KRM_OFFLINE=1, the default) Bazel 7.7.1 in a chroot, through bazel/offline/bazel7/bin/bazel.
+if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
+  PATH=$ROOT/bazel/offline/bazel7/bin:$PATH
+fi
+"$ROOT/scripts/install-bazel.sh" >&2
+
 # The disk cache shared by the Bazel tests: $KRM_DISK_CACHE, else one under ~/.cache.
 krm_disk_cache() {
   local dir=${KRM_DISK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_krm/disk-cache}
@@ -51,12 +58,14 @@ krm_renders() {
   }' | sort -u
 }
 
-# gazelle_workspace DIR: writes into DIR the files of the e2e/gazelle consumer workspace
-# (WORKSPACE, BUILD.bazel), its relative paths to rules_krm made absolute.
-gazelle_workspace() {
-  mkdir -p "$1"
-  local f
-  for f in WORKSPACE WORKSPACE.bzlmod BUILD.bazel; do
-    sed "s|path = \"\.\./\.\.|path = \"$ROOT|" "$ROOT/e2e/gazelle/$f" >"$1/$f"
-  done
+# consumer_module SRC DEST: a copy of the consumer module SRC (e2e/bzlmod) in DEST, its
+# local_path_override pointing at this checkout, and on machines without a registry
+# (KRM_OFFLINE=1, the default here) the lines of bazel/offline/bazel7/consumer.MODULE.bazel.
+consumer_module() {
+  mkdir -p "$2"
+  (cd "$1" && tar --exclude='./bazel-*' -cf - .) | (cd "$2" && tar -xf -)
+  sed -i "s|path = \"\.\./\.\.\"|path = \"$ROOT\"|" "$2/MODULE.bazel"
+  if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
+    cat "$ROOT/bazel/offline/bazel7/consumer.MODULE.bazel" >>"$2/MODULE.bazel"
+  fi
 }

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Installs Bazel if needed (scripts/install-bazel.sh) and runs `bazel test //...`.
-# Set KRM_DISK_CACHE=DIR to share a disk cache between clones and after `bazel clean`.
+# `bazel test //...` of rules_krm with Bazel 7.7.1 and bzlmod (scripts/install-bazel.sh), twice:
+# as it is, and with --config=strict (the Bazel 8 and 9 behaviour of .bazelrc). Set
+# KRM_DISK_CACHE=DIR to share a disk cache between clones and after `bazel clean`.
 # Extra arguments go to `bazel test` (e.g. --test_output=all).
 set -euo pipefail
-
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
+# shellcheck source=scripts/bazel-lib.sh
+source "$ROOT/scripts/bazel-lib.sh"
+cd "$ROOT"
 
-scripts/install-bazel.sh
-
-args=()
-if [ -n "${KRM_DISK_CACHE:-}" ]; then
-  mkdir -p "$KRM_DISK_CACHE"
-  args+=("--disk_cache=$KRM_DISK_CACHE")
-fi
-
+args=(--disk_cache="$(krm_disk_cache)")
+echo "-- bazel mod graph (the module graph resolves)"
+bazel mod graph >/dev/null
+echo "-- bazel test //..."
 bazel test "${args[@]}" "$@" -- //...
+echo "-- bazel test --config=strict //... (Bazel 8 and 9 behaviour)"
+bazel test "${args[@]}" --config=strict "$@" -- //...

@@ -19,7 +19,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
 # shellcheck source=scripts/bazel-lib.sh
 source "$ROOT/scripts/bazel-lib.sh"
-"$ROOT/scripts/install-bazel.sh"
 APPS=${APPS:-120}
 TEAMS=${TEAMS:-20}
 SEED=${SEED:-1}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The contract of the krm Gazelle language (docs/gazelle.md), checked on trees of
-# kustomizations: copy a tree into the e2e/gazelle workspace, `bazel run //:gazelle`,
+# kustomizations: copy a tree into a copy of the e2e/bzlmod module, `bazel run //:gazelle`,
 # `bazel build --keep_going //...`; then for every directory D with a kustomization file
 # that `kustomize build D` (v5.8.2) renders, exactly one bazel-bin/D/*_manifests.yaml must
 # exist and be byte-identical to it. Also checks that a second gazelle run changes nothing
@@ -17,8 +17,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
 # shellcheck source=scripts/bazel-lib.sh
 source "$ROOT/scripts/bazel-lib.sh"
-"$ROOT/scripts/install-bazel.sh"
-
 KUSTOMIZE=$ROOT/.bin/kustomize
 if [[ ! -x $KUSTOMIZE ]] || [[ $("$KUSTOMIZE" version 2>/dev/null) != v5.8.2 ]]; then
   GOBIN=$ROOT/.bin go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
@@ -29,7 +27,7 @@ if [[ $# -eq 0 ]]; then
 fi
 
 # One workspace directory (so one output base, whose external repositories stay fetched):
-# e2e/gazelle's files, with its relative paths to rules_krm made absolute.
+# the consumer module e2e/bzlmod (MODULE.bazel and the //:gazelle target) without its app.
 ws=$(krm_test_dir gazelle-e2e)/ws
 flags=(--disk_cache="$(krm_disk_cache)" --symlink_prefix=/)
 trap 'cd "$ws" 2>/dev/null && bazel shutdown >/dev/null 2>&1 || true' EXIT
@@ -40,8 +38,9 @@ for tree in "$@"; do
   echo "== $tree"
   mkdir -p "$ws"
   find "$ws" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  gazelle_workspace "$ws"
-  tar -C "$tree" --exclude=./WORKSPACE --exclude=./WORKSPACE.bzlmod --exclude=./BUILD.bazel -cf - . | tar -C "$ws" -xf -
+  consumer_module "$ROOT/e2e/bzlmod" "$ws"
+  rm -rf "$ws/app"
+  tar -C "$tree" --exclude=./WORKSPACE --exclude=./WORKSPACE.bzlmod --exclude=./MODULE.bazel --exclude=./BUILD.bazel -cf - . | tar -C "$ws" -xf -
   cd "$ws"
 
   start=$(date +%s.%N)

@@ -1,26 +1,12 @@
 #!/usr/bin/env bash
-# Installs Bazel when it is missing: Debian's bazel-bootstrap (Bazel 4.2.3) plus the
-# Debian-packaged rule sets that WORKSPACE points at (skylib, platforms, rules_java).
-# Needs root (no sudo). Does nothing when `bazel` is on PATH and those rule sets are there.
+# Installs the Bazel the tests run: Bazel 7.7.1 with bzlmod. On these machines (no registry
+# but the Go module proxy and Debian's archive) that is Debian's bazel-bootstrap 7.7.1 in a
+# sid chroot, run through bazel/offline/bazel7/bin/bazel (bazel/offline/bazel7/setup.sh,
+# about two minutes the first time; a second run only checks). With KRM_OFFLINE=0 it checks
+# that `bazel` (Bazel 7.7.1 or newer, e.g. bazelisk with .bazelversion) is on PATH.
 set -euo pipefail
-
-have_all=1
-command -v bazel >/dev/null 2>&1 || have_all=0
-for d in /usr/share/bazel/tools/skylib /usr/share/bazel/tools/platforms /usr/share/bazel/rules/java; do
-  [ -d "$d" ] || have_all=0
-done
-if [ "$have_all" = 1 ]; then
-  exit 0
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
+  exec "$ROOT/bazel/offline/bazel7/setup.sh"
 fi
-
-if [ "$(id -u)" -ne 0 ]; then
-  echo "install-bazel.sh: bazel is missing and this script must run as root to install it" >&2
-  exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get install -y \
-  bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java
-
-command -v bazel >/dev/null
+command -v bazel >/dev/null || { echo "install-bazel.sh: no bazel on PATH (KRM_OFFLINE=0)" >&2; exit 1; }

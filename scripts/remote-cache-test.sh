@@ -26,7 +26,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local LC_ALL=C # LC_ALL: one collation for sort, join and comm
 # shellcheck source=scripts/bazel-lib.sh
 source "$ROOT/scripts/bazel-lib.sh"
-"$ROOT/scripts/install-bazel.sh"
 # Debian's nginx has the WebDAV module. The test runs nginx itself and never uses the
 # package's system service.
 if ! command -v nginx >/dev/null 2>&1; then

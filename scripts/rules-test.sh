@@ -9,7 +9,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
 # shellcheck source=scripts/bazel-lib.sh
 source "$ROOT/scripts/bazel-lib.sh"
-"$ROOT/scripts/install-bazel.sh"
 cd "$ROOT"
 
 pkg=//rules/tests/hermetic
