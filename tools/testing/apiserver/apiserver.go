@@ -3,8 +3,9 @@
 // server-side apply, reading live objects. Each server gets free ports, its own credentials
 // (a CA, a serving certificate, a service-account key pair, two bearer tokens) and a kubeconfig
 // with two contexts: AdminContext (system:masters) and LimitedContext (may get, list and watch
-// everything, nothing else). No controllers run: Deployments are stored, never rolled out, and
-// deleted namespaces are not finalized.
+// everything, nothing else). No controllers run: Deployments are stored, never rolled out,
+// deleted namespaces are not finalized, and new namespaces get no default ServiceAccount
+// unless made with CreateNamespace.
 //
 // Tests that need the server carry the build tag apiserver (go test -tags apiserver); plain
 // `go test ./...` builds this package but never starts a server. See docs/apiserver.md.
@@ -20,6 +21,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,7 +216,10 @@ func (s *Server) launch(ctx context.Context, apiserverBin, etcdBin string, creds
 	s.apiserver, err = startProcess("kube-apiserver", apiserverBin, filepath.Join(s.Dir, "kube-apiserver"+suffix+".log"),
 		"--etcd-servers="+clientURL,
 		"--bind-address=127.0.0.1",
+		// Loopback only; the endpoint reconciler refuses a loopback address for the
+		// kubernetes Service's endpoints, and nothing here needs them.
 		"--advertise-address=127.0.0.1",
+		"--endpoint-reconciler-type=none",
 		"--secure-port="+strconv.Itoa(ports[2]),
 		"--cert-dir="+filepath.Join(s.Dir, "certs"),
 		"--tls-cert-file="+creds.certFile,
@@ -335,12 +340,8 @@ func (s *Server) grantLimited(ctx context.Context) error {
 	c := s.client()
 	defer c.CloseIdleConnections()
 	for _, o := range limitedRBAC {
-		code, body, err := s.do(ctx, c, http.MethodPost, o.path, s.AdminToken, []byte(o.body))
-		if err != nil {
+		if err := s.create(ctx, c, o.path, o.body); err != nil {
 			return fmt.Errorf("granting %s read access: %w", LimitedUser, err)
-		}
-		if code != http.StatusCreated && code != http.StatusConflict {
-			return fmt.Errorf("granting %s read access: POST %s: %d %s", LimitedUser, o.path, code, body)
 		}
 	}
 	for {
@@ -354,6 +355,35 @@ func (s *Server) grantLimited(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// CreateNamespace creates a namespace and its "default" ServiceAccount, as a cluster's
+// controller manager would (none runs here): without it the API server refuses Pods in the
+// namespace, dry runs too. Either that exists already is no error.
+func (s *Server) CreateNamespace(ctx context.Context, name string) error {
+	c := s.client()
+	defer c.CloseIdleConnections()
+	for _, o := range []struct{ path, body string }{
+		{"/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":` + strconv.Quote(name) + `}}`},
+		{"/api/v1/namespaces/" + url.PathEscape(name) + "/serviceaccounts", `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}}`},
+	} {
+		if err := s.create(ctx, c, o.path, o.body); err != nil {
+			return fmt.Errorf("creating namespace %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// create POSTs an object as AdminUser; that it exists already is no error.
+func (s *Server) create(ctx context.Context, c *http.Client, path, body string) error {
+	code, resp, err := s.do(ctx, c, http.MethodPost, path, s.AdminToken, []byte(body))
+	if err != nil {
+		return err
+	}
+	if code != http.StatusCreated && code != http.StatusConflict {
+		return fmt.Errorf("POST %s: %d %s", path, code, strings.TrimSpace(resp))
+	}
+	return nil
 }
 
 // Addrs returns the host:port addresses the server's processes listen on: etcd's client and

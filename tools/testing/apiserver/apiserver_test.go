@@ -24,6 +24,7 @@ func TestMain(m *testing.M) { os.Exit(RunShared(m)) }
 var (
 	namespaces   = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 	configMaps   = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	pods         = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	deployments  = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	clusterRoles = schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
 )
@@ -68,6 +69,18 @@ func TestServer(t *testing.T) {
 
 	if _, err := admin.Resource(namespaces).Create(ctx, object("v1", "Namespace", "", "demo", nil), metav1.CreateOptions{}); err != nil {
 		t.Fatalf("admin creates a Namespace: %v", err)
+	}
+	pod := object("v1", "Pod", "demo", "p", map[string]any{"spec": map[string]any{
+		"containers": []any{map[string]any{"name": "c", "image": "nginx"}}}})
+	if _, err := admin.Resource(pods).Namespace("demo").Create(ctx, pod, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err == nil ||
+		!strings.Contains(err.Error(), `serviceaccount "default" not found`) {
+		t.Errorf("dry-run create of a Pod in a namespace without its default ServiceAccount: got %v, want serviceaccount \"default\" not found", err)
+	}
+	if err := s.CreateNamespace(ctx, "demo"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Resource(pods).Namespace("demo").Create(ctx, pod, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
+		t.Errorf("dry-run create of a Pod after CreateNamespace: %v", err)
 	}
 	cm := object("v1", "ConfigMap", "demo", "settings", map[string]any{"data": map[string]any{"mode": "test"}})
 	if _, err := admin.Resource(configMaps).Namespace("demo").Create(ctx, cm, metav1.CreateOptions{}); err != nil {

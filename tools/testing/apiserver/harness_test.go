@@ -7,7 +7,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -22,6 +24,42 @@ func TestMissingBinariesSayHowToInstall(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
+	}
+}
+
+// A process that exits while the server starts fails the start at once with the end of its
+// log, and the other process is stopped.
+func TestStartFailsWithLogTail(t *testing.T) {
+	bin := t.TempDir()
+	pidFile := filepath.Join(bin, "kube-apiserver.pid")
+	for name, script := range map[string]string{
+		"etcd":           "echo 'etcd: cannot start: disk on fire' >&2\nexit 3\n",
+		"kube-apiserver": "echo $$ >" + pidFile + "\nexec sleep 60\n",
+	} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("KRM_APISERVER_BIN", bin)
+	_, err := StartProcess(t.Context(), t.TempDir())
+	if err == nil {
+		t.Fatal("StartProcess with an etcd that exits: no error")
+	}
+	for _, want := range []string{"etcd exited while the API server was starting", "exit status 3", "etcd: cannot start: disk on fire"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("kube-apiserver (pid %d) after the failed start: kill -0 says %v, want no such process", pid, err)
 	}
 }
 
