@@ -33,7 +33,9 @@ func TestStartFailsWithLogTail(t *testing.T) {
 	bin := t.TempDir()
 	pidFile := filepath.Join(bin, "kube-apiserver.pid")
 	for name, script := range map[string]string{
-		"etcd":           "echo 'etcd: cannot start: disk on fire' >&2\nexit 3\n",
+		// Exits once kube-apiserver has started (at most 5 s later).
+		"etcd": "for i in $(seq 100); do [ -s " + pidFile + " ] && break; sleep 0.05; done\n" +
+			"echo 'etcd: cannot start: disk on fire' >&2\nexit 3\n",
 		"kube-apiserver": "echo $$ >" + pidFile + "\nexec sleep 60\n",
 	} {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
