@@ -12,6 +12,13 @@ echo "== go vet"
 go vet ./...
 echo "== go test"
 go test ./...
+# Tests against a real kube-apiserver and etcd on 127.0.0.1 (docs/apiserver.md); the script
+# builds both once into a cache (about 10 minutes cold). List packages with such tests here.
+echo "== go test -tags apiserver (scripts/install-apiserver.sh)"
+scripts/install-apiserver.sh
+apiserver_pkgs=(./tools/testing/apiserver/...)
+go vet -tags apiserver "${apiserver_pkgs[@]}"
+go test -tags apiserver "${apiserver_pkgs[@]}"
 echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"
