@@ -22,7 +22,8 @@ import (
 
 type spawn struct {
 	Mnemonic       string   `json:"mnemonic"`
-	RemoteCacheHit bool     `json:"remoteCacheHit"`
+	RemoteCacheHit bool     `json:"remoteCacheHit"` // Bazel 4.2.3
+	CacheHit       bool     `json:"cacheHit"`       // Bazel 7: a disk or remote cache hit
 	ListedOutputs  []string `json:"listedOutputs"`
 }
 
@@ -60,7 +61,7 @@ func summarize(r io.Reader, w io.Writer, mnemonic string) error {
 			continue
 		}
 		state := "executed"
-		if s.RemoteCacheHit {
+		if s.RemoteCacheHit || s.CacheHit {
 			state = "cached"
 		}
 		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\n", s.Mnemonic, state, strings.Join(s.ListedOutputs, ",")); err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Two spawns as Bazel 4.2.3 writes them (fields cut down).
+// Two spawns as Bazel 4.2.3 writes them, and one as Bazel 7 does (fields cut down).
 const log = `{
   "commandArgs": ["krm", "render"],
   "listedOutputs": ["bazel-out/k8-fastbuild/bin/a/a.krmsnap", "bazel-out/k8-fastbuild/bin/a/a_manifests.yaml"],
@@ -19,6 +19,11 @@ const log = `{
   "listedOutputs": ["bazel-out/k8-fastbuild/bin/b/b.a"],
   "mnemonic": "GoCompilePkg",
   "remoteCacheHit": true
+}{
+  "listedOutputs": ["bazel-out/k8-fastbuild/bin/c/c.krmsnap"],
+  "mnemonic": "KrmRender",
+  "runner": "disk cache hit",
+  "cacheHit": true
 }
 `
 
@@ -28,7 +33,8 @@ func TestSummarize(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "KrmRender\texecuted\tbazel-out/k8-fastbuild/bin/a/a.krmsnap,bazel-out/k8-fastbuild/bin/a/a_manifests.yaml\n" +
-		"GoCompilePkg\tcached\tbazel-out/k8-fastbuild/bin/b/b.a\n"
+		"GoCompilePkg\tcached\tbazel-out/k8-fastbuild/bin/b/b.a\n" +
+		"KrmRender\tcached\tbazel-out/k8-fastbuild/bin/c/c.krmsnap\n"
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
 	}
