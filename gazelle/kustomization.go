@@ -14,6 +14,8 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 // kustomizationFile is the name of the kustomization file in dir (repo-relative, "" for the
@@ -87,9 +89,7 @@ func readKustomization(root, dir, name string) reads {
 	r.files[r.file] = true
 	r.read(&k)
 	out := reads{kind: k.Kind, buildMetadata: len(k.BuildMetadata) != 0, openapi: len(k.OpenAPI) != 0, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
-	for _, c := range k.HelmCharts {
-		out.helmInheritsNamespace = out.helmInheritsNamespace || (c.Namespace == "" && k.Namespace == "")
-	}
+	out.helmInheritsNamespace = kustref.InheritsHelmNamespace(&k)
 	out.helmCharts = len(k.HelmCharts) != 0
 	if k.Kind == componentKind {
 		out.standalone = r.buildsAlone(&k)
@@ -350,7 +350,7 @@ func (r *reader) addExisting(field, entry, p string) bool {
 // local turns an entry into a repo-relative path; false for remote entries and paths that
 // leave the repository.
 func (r *reader) local(field, entry string) (string, bool) {
-	if isRemote(entry) {
+	if kustref.IsRemote(entry) {
 		r.logf("%s: %s: skipping remote %q: builds never use the network; vendor it into the repository (kustomize localize, or a copy) and name the local directory", r.file, field, entry)
 		return "", false
 	}
@@ -376,20 +376,6 @@ func (r *reader) isDir(p string) bool {
 
 func (r *reader) osPath(p string) string {
 	return filepath.Join(r.root, filepath.FromSlash(p))
-}
-
-// isRemote reports whether a resources entry is a URL or a git reference, as kustomize's
-// loader accepts them.
-func isRemote(entry string) bool {
-	if strings.Contains(entry, "://") || strings.Contains(entry, "?ref=") {
-		return true
-	}
-	for _, prefix := range []string{"git@", "git::", "github.com/", "gitlab.com/", "bitbucket.org/"} {
-		if strings.HasPrefix(entry, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 func stringField(n *yaml.RNode, key string) string {
@@ -478,7 +464,7 @@ func (r *reader) buildsAlone(k *types.Kustomization) bool {
 // objects are the objects of a resource file of the kustomization (none for a directory or
 // a file that does not parse).
 func (r *reader) objects(entry string) []*yaml.RNode {
-	p, ok := path.Clean(path.Join(r.dir, entry)), !isRemote(entry)
+	p, ok := path.Clean(path.Join(r.dir, entry)), !kustref.IsRemote(entry)
 	if !ok || r.isDir(p) {
 		return nil
 	}

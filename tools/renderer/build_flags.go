@@ -17,8 +17,25 @@ import (
 type kustomizeBuildFlags struct {
 	alphaPlugins, exec, managedBy bool
 	env                           []string
-	reorder                       string
+	reorder                       setString
+	// ignored are accepted for compatibility and not used.
+	ignored struct {
+		network, asCurrentUser, stackTrace bool
+		networkName                        string
+		mount                              []string
+	}
 }
+
+// setString is a string flag that knows whether it was given: kustomize's
+// --reorder applies only then.
+type setString struct {
+	value string
+	set   bool
+}
+
+func (s *setString) String() string     { return s.value }
+func (s *setString) Set(v string) error { s.value, s.set = v, true; return nil }
+func (s *setString) Type() string       { return "string" }
 
 // managedByEnv turns --enable-managedby-label on, as in kustomize.
 const managedByEnv = "KUSTOMIZE_ENABLE_MANAGEDBY_LABEL"
@@ -30,59 +47,31 @@ func (k *kustomizeBuildFlags) register(fs *pflag.FlagSet) {
 		"run exec functions (raw executables): do not use for untrusted configs; with --enable-alpha-plugins but without this flag an exec function does nothing, as in kustomize")
 	fs.StringArrayVarP(&k.env, "env", "e", nil, "KEY=VALUE added to the environment of exec functions (repeatable)")
 	ignored := " (accepted for kustomize compatibility; applies to container functions, which krm refuses)"
-	fs.Bool("network", false, "enable network access for functions that declare it"+ignored)
-	fs.String("network-name", "bridge", "the docker network to run the container in"+ignored)
-	fs.StringArray("mount", nil, "a list of storage options read from the filesystem"+ignored)
-	fs.Bool("as-current-user", false, "use the uid and gid of the command executor to run the function in the container"+ignored)
-	fs.Bool("stack-trace", false, "print a stack-trace on error (accepted for kustomize compatibility; krm prints the error only)")
-	fs.StringVar(&k.reorder, "reorder", "legacy",
+	fs.BoolVar(&k.ignored.network, "network", false, "enable network access for functions that declare it"+ignored)
+	fs.StringVar(&k.ignored.networkName, "network-name", "bridge", "the docker network to run the container in"+ignored)
+	fs.StringArrayVar(&k.ignored.mount, "mount", nil, "a list of storage options read from the filesystem"+ignored)
+	fs.BoolVar(&k.ignored.asCurrentUser, "as-current-user", false, "use the uid and gid of the command executor to run the function in the container"+ignored)
+	fs.BoolVar(&k.ignored.stackTrace, "stack-trace", false, "print a stack-trace on error (accepted for kustomize compatibility; krm prints the error only)")
+	k.reorder.value = "legacy"
+	fs.Var(&k.reorder, "reorder",
 		"deprecated: 'legacy' sorts the output (the default), 'none' keeps the input order; sortOptions in the kustomization wins")
 	_ = fs.MarkDeprecated("reorder", "use the new 'sortOptions' field in kustomization.yaml instead.")
 	fs.BoolVar(&k.managedBy, "enable-managedby-label", false, "deprecated: label every object app.kubernetes.io/managed-by (also with "+managedByEnv+"=on)")
 	_ = fs.MarkDeprecated("enable-managedby-label",
 		"The flag `enable-managedby-label` has been deprecated. Use the `managedByLabel` option in the `buildMetadata` field instead.")
-	// Helm's flags other than --enable-helm and --helm-command (helm_flags.go);
-	// a flag already defined is left alone.
-	for _, f := range []struct{ name, usage string }{
-		{"helm-api-versions", "Kubernetes api versions used by Helm for Capabilities.APIVersions"},
-		{"helm-kube-version", "Kubernetes version used by Helm for Capabilities.KubeVersion"},
-		{"helm-debug", "enable debug output from the Helm chart inflator generator (accepted for kustomize compatibility)"},
-	} {
-		if fs.Lookup(f.name) != nil {
-			continue
-		}
-		switch f.name {
-		case "helm-api-versions":
-			fs.StringArray(f.name, nil, f.usage)
-		case "helm-kube-version":
-			fs.String(f.name, "", f.usage)
-		default:
-			fs.Bool(f.name, false, f.usage)
-		}
-	}
 }
 
 // apply validates the flags as kustomize does and sets them in opts.
-func (k *kustomizeBuildFlags) apply(fs *pflag.FlagSet, opts *build.Options, stderr io.Writer) error {
-	switch k.reorder {
+func (k *kustomizeBuildFlags) apply(opts *build.Options, stderr io.Writer) error {
+	switch k.reorder.value {
 	case "legacy", emit.ReorderNone:
 	default:
-		return fmt.Errorf("illegal flag value --reorder %s; legal values: [legacy none]", k.reorder)
+		return fmt.Errorf("illegal flag value --reorder %s; legal values: [legacy none]", k.reorder.value)
 	}
-	if fs.Changed("reorder") {
-		opts.Reorder = k.reorder
+	if k.reorder.set {
+		opts.Reorder = k.reorder.value
 	}
 	opts.Functions = build.Functions{Alpha: k.alphaPlugins, Exec: k.exec, Env: k.env}
-	// Helm's capability flags override every chart's, as in kustomize.
-	if v, err := fs.GetStringArray("helm-api-versions"); err == nil {
-		opts.Helm.ApiVersions = v
-	}
-	if v, err := fs.GetString("helm-kube-version"); err == nil {
-		opts.Helm.KubeVersion = v
-	}
-	if v, err := fs.GetBool("helm-debug"); err == nil {
-		opts.Helm.Debug = v
-	}
 	v, set := os.LookupEnv(managedByEnv)
 	opts.ManagedByLabel = k.managedBy || (set && v == "on")
 	if k.exec && !k.alphaPlugins {

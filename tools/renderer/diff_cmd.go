@@ -41,19 +41,8 @@ func diffFlags(stderr io.Writer) *diffOptions {
 	return o
 }
 
-// commandFlags is a command's flag set, printing errors and usage (the
-// text, then the flags) on stderr.
-func commandFlags(name, usage string, stderr io.Writer) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func runDiff(args []string, stdout, stderr io.Writer) int {
+func runDiff(args []string, s streams) int {
+	stdout, stderr := s.stdout, s.stderr
 	o := diffFlags(stderr)
 	if code, ok := parseFlags(o.fs, args, stderr); !ok {
 		return code

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
 )
 
 // examplesDir is examples/functions of the repository, seen from this package.
@@ -47,7 +45,6 @@ func TestExecFunctionExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a Go program")
 	}
-	t.Cleanup(func() { _ = execfn.Declare(nil) })
 	tmp := t.TempDir()
 	exe := filepath.Join(tmp, "set_team")
 	build := exec.Command("go", "build", "-o", exe, "./examples/functions/set_team")

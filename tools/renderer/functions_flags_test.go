@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
 )
 
 // fnApp is a kustomization with an exec transformer at ./fn/set-team, which
@@ -28,7 +26,6 @@ metadata:
 }
 
 func TestRenderFunctionFlag(t *testing.T) {
-	t.Cleanup(func() { _ = execfn.Declare(nil) })
 	dir := tree(t, fnApp)
 	if err := os.Chmod(filepath.Join(dir, "bin", "set_team"), 0o755); err != nil {
 		t.Fatal(err)
@@ -79,7 +76,6 @@ func TestRenderFunctionFlag(t *testing.T) {
 // changes the inputs digest of the object it changed, and the manifest
 // lists the executable with its hash.
 func TestRenderFunctionProvenance(t *testing.T) {
-	t.Cleanup(func() { _ = execfn.Declare(nil) })
 	dir := tree(t, fnApp)
 	exe := filepath.Join(dir, "bin", "set_team")
 	if err := os.Chmod(exe, 0o755); err != nil {

@@ -6,25 +6,20 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/images"
 )
 
-// imageFlag is the flag of krm build and krm render that pins an image.
-const imageFlag = "image"
+// imageFlags are the --image flags of krm build and krm render, which pin images.
+type imageFlags []string
 
-// addImageFlag adds --image to a command's flags.
-func addImageFlag(fs *pflag.FlagSet) {
-	fs.StringArray(imageFlag, nil, "name=NAME,digest=sha256:...[,newName=NAME][,newTag=TAG]: append this entry to the kustomization's images "+
+func (f *imageFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar((*[]string)(f), "image", nil, "name=NAME,digest=sha256:...[,newName=NAME][,newTag=TAG]: append this entry to the kustomization's images "+
 		"(as if written at the end of its kustomization file); digestFile=FILE and newNameFile=FILE read the digest "+
 		"or new name from a file, dir=DIR appends it to the kustomization in DIR (a base read from its sources) instead, "+
 		"source=LABEL names it in errors and provenance (repeatable, applied in order)")
 }
 
-// imageSpecs parses the --image flags.
-func imageSpecs(fs *pflag.FlagSet) ([]images.Spec, error) {
-	values, err := fs.GetStringArray(imageFlag)
-	if err != nil {
-		return nil, err
-	}
+// specs parses the --image flags.
+func (f imageFlags) specs() ([]images.Spec, error) {
 	var specs []images.Spec
-	for _, v := range values {
+	for _, v := range f {
 		s, err := images.Parse(v)
 		if err != nil {
 			return nil, err

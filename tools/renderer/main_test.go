@@ -36,7 +36,7 @@ const wantApp = "apiVersion: v1\ndata:\n  a: \"1\"\nkind: ConfigMap\nmetadata:\n
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = run(args, streams{stdin: os.Stdin, stdout: &o, stderr: &e})
 	return code, o.String(), e.String()
 }
 

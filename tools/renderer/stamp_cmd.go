@@ -31,18 +31,14 @@ type stampOptions struct {
 }
 
 func stampFlags(stderr io.Writer) *stampOptions {
-	o := &stampOptions{fs: pflag.NewFlagSet("stamp", pflag.ContinueOnError)}
-	o.fs.SetOutput(stderr)
+	o := &stampOptions{fs: commandFlags("stamp", stampUsage, stderr)}
 	o.fs.StringVarP(&o.output, "output", "o", "", "write the stamped manifests here (required)")
 	o.fs.StringArrayVar(&o.status, "status", nil, "a workspace status file (repeatable; a key of a later file wins)")
-	o.fs.Usage = func() {
-		fmt.Fprint(stderr, stampUsage)
-		o.fs.PrintDefaults()
-	}
 	return o
 }
 
-func runStamp(args []string, stderr io.Writer) int {
+func runStamp(args []string, s streams) int {
+	stderr := s.stderr
 	o := stampFlags(stderr)
 	if code, ok := parseFlags(o.fs, args, stderr); !ok {
 		return code

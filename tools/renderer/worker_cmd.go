@@ -6,36 +6,30 @@ import (
 	"log"
 	"os"
 	"strings"
-	"sync/atomic"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
 
 // serveWorker runs krm as a Bazel persistent worker (package worker): each
 // request is a krm command line, run as krm runs it, with what it prints
 // (errors, warnings, what scripts and functions print) in the response.
-// stdout carries the protocol, so nothing else may write there: os.Stdout
-// points at stderr (the worker's log) while it serves.
+// Each request has streams of its own; stdout carries the protocol, so
+// os.Stdout points at stderr (the worker's log) while it serves, should a
+// library print there.
 func serveWorker() int {
 	protocol := os.Stdout
 	os.Stdout = os.Stderr
-	var current atomic.Int32 // the request being run
-	starlarkfn.Fatal = func(msg string) {
-		// The process ends with this request: answer it first.
-		_ = worker.WriteResponse(protocol, worker.Response{ExitCode: 1, Output: msg, ID: current.Load()})
-		os.Exit(1)
-	}
 	err := worker.Serve(os.Stdin, protocol, func(req worker.Request, out io.Writer) int {
-		current.Store(req.ID)
+		// The log package is where kustomize's and Helm's libraries print
+		// warnings; it is process-wide, and Bazel sends a worker one
+		// request at a time, so it points at the request being served.
 		log.SetOutput(out)
-		starlarkfn.Stderr, execfn.Stderr = out, out
-		defer func() {
-			log.SetOutput(os.Stderr)
-			starlarkfn.Stderr, execfn.Stderr = os.Stderr, os.Stderr
-		}()
-		return run(req.Arguments, out, out)
+		defer log.SetOutput(os.Stderr)
+		return run(req.Arguments, streams{stdin: eof{}, stdout: out, stderr: out, abort: func(msg string) {
+			// The process ends with this request: answer it first.
+			_ = worker.WriteResponse(protocol, worker.Response{ExitCode: 1, Output: msg, ID: req.ID})
+			os.Exit(1)
+		}})
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "krm: persistent worker: %v\n", err)
@@ -43,6 +37,11 @@ func serveWorker() int {
 	}
 	return 0
 }
+
+// eof is a request's stdin: the worker's stdin is the protocol.
+type eof struct{}
+
+func (eof) Read([]byte) (int, error) { return 0, io.EOF }
 
 // expandFlagfile returns args with a last argument @FILE replaced by the
 // lines of FILE, one argument a line: Bazel passes an action's arguments

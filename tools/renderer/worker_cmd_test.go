@@ -86,7 +86,7 @@ func TestWorker(t *testing.T) {
 		t.Errorf("fifth response %+v: want exit 1 naming the undeclared cm.yaml", resps[4])
 	}
 	var want, errs bytes.Buffer
-	if code := run([]string{"build", filepath.Join(dir, "app")}, &want, &errs); code != 0 {
+	if code := run([]string{"build", filepath.Join(dir, "app")}, streams{stdout: &want, stderr: &errs}); code != 0 {
 		t.Fatalf("krm build: %d %s", code, errs.String())
 	}
 	for _, name := range []string{"one.yaml", "three.yaml", "four.yaml"} {
@@ -121,7 +121,7 @@ func TestFlagfile(t *testing.T) {
 		t.Fatalf("krm @args: %v", err)
 	}
 	var want, errs bytes.Buffer
-	if code := run([]string{"build", filepath.Join(dir, "app")}, &want, &errs); code != 0 || !bytes.Equal(got, want.Bytes()) {
+	if code := run([]string{"build", filepath.Join(dir, "app")}, streams{stdout: &want, stderr: &errs}); code != 0 || !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("krm @args printed\n%s\nkrm build prints\n%s", got, want.Bytes())
 	}
 	cmd = exec.Command(os.Args[0], "@"+filepath.Join(dir, "nothing"))

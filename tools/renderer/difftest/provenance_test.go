@@ -80,7 +80,7 @@ func TestProvenanceDifferential(t *testing.T) {
 			labels := treeLabels(t, tc.tree)
 			opts := tc.opts
 			opts.Provenance = &provenance.Options{WorkspaceRoot: tc.tree, Labels: labels}
-			res, err := build.Render(fsys, dir, opts, false)
+			res, err := build.Render(fsys, dir, opts)
 			if err != nil {
 				t.Fatalf("render with provenance: %v", err)
 			}
@@ -90,7 +90,7 @@ func TestProvenanceDifferential(t *testing.T) {
 			checkManifest(t, res.Manifests, res.ProvenanceManifest)
 
 			provenance.NoSplice, provenance.FullWalks = true, true
-			slow, err := build.Render(fsys, dir, opts, false)
+			slow, err := build.Render(fsys, dir, opts)
 			provenance.NoSplice, provenance.FullWalks = false, false
 			if err != nil {
 				t.Fatal(err)

@@ -224,7 +224,7 @@ func compareProvenance(root, dir string) string {
 		provenance.NoSplice, provenance.FullWalks = slow, slow
 		defer func() { provenance.NoSplice, provenance.FullWalks = false, false }()
 		opts := build.Options{Provenance: &provenance.Options{WorkspaceRoot: root}}
-		return build.Render(filesys.MakeFsOnDisk(), dir, opts, false)
+		return build.Render(filesys.MakeFsOnDisk(), dir, opts)
 	}
 	fast, err := render(false)
 	if err != nil {

@@ -23,6 +23,9 @@ type Accumulation struct {
 	Resources resmap.ResMap
 	Config    *fieldspec.Config
 	Vars      types.VarSet
+	// VarFiles maps the name of each var to the kustomization file that
+	// declares it, as errors name files: kustomize's var errors do not.
+	VarFiles map[string]string
 	// Provenance is the provenance of Resources as read from a snapshot,
 	// until the build that reads it attaches it to its tracker.
 	Provenance *provenance.SnapshotData
@@ -76,12 +79,26 @@ func (a *Accumulation) Merge(other *Accumulation) error {
 		return err
 	}
 	a.HelmUnnamespaced = a.HelmUnnamespaced || other.HelmUnnamespaced
-	return a.Vars.MergeSet(other.Vars)
+	if err := a.Vars.MergeSet(other.Vars); err != nil {
+		return err
+	}
+	for name, file := range other.VarFiles {
+		a.AddVarFile(name, file)
+	}
+	return nil
 }
 
-// MergeVars records vars declared by a kustomization and marks the resource
-// each var reads from.
-func (a *Accumulation) MergeVars(incoming []types.Var) error {
+// AddVarFile records the kustomization file that declares the var name.
+func (a *Accumulation) AddVarFile(name, file string) {
+	if a.VarFiles == nil {
+		a.VarFiles = map[string]string{}
+	}
+	a.VarFiles[name] = file
+}
+
+// MergeVars records vars declared by the kustomization file and marks the
+// resource each var reads from.
+func (a *Accumulation) MergeVars(incoming []types.Var, file string) error {
 	for _, v := range incoming {
 		target := resid.NewResIdWithNamespace(v.ObjRef.GVK(), v.ObjRef.Name, v.ObjRef.Namespace)
 		match := target.GvknEquals
@@ -96,11 +113,21 @@ func (a *Accumulation) MergeVars(incoming []types.Var) error {
 			found[0].AppendRefVarName(v)
 		}
 	}
-	return a.Vars.MergeSlice(incoming)
+	if err := a.Vars.MergeSlice(incoming); err != nil {
+		return err
+	}
+	for _, v := range incoming {
+		a.AddVarFile(v.Name, file)
+	}
+	return nil
 }
 
 // DeepCopy returns an accumulation sharing nothing mutable with a.
 func (a *Accumulation) DeepCopy() *Accumulation {
-	return &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy(),
+	c := &Accumulation{Resources: a.Resources.DeepCopy(), Config: a.Config.DeepCopy(), Vars: a.Vars.Copy(),
 		HelmUnnamespaced: a.HelmUnnamespaced}
+	for name, file := range a.VarFiles {
+		c.AddVarFile(name, file)
+	}
+	return c
 }

@@ -240,10 +240,10 @@ func TestAccumulationMergeAndVars(t *testing.T) {
 	svcVar := func(name, ns string) types.Var {
 		return types.Var{Name: name, ObjRef: types.Target{APIVersion: "v1", Gvk: residGvk("Service"), Name: "svc", Namespace: ns}, FieldRef: types.FieldSelector{FieldPath: "metadata.name"}}
 	}
-	if err := a.MergeVars([]types.Var{svcVar("AMBIGUOUS", "")}); err == nil || !strings.Contains(err.Error(), "found 2 resId matches for var") {
+	if err := a.MergeVars([]types.Var{svcVar("AMBIGUOUS", "")}, "kustomization.yaml"); err == nil || !strings.Contains(err.Error(), "found 2 resId matches for var") {
 		t.Errorf("ambiguous var: error = %v", err)
 	}
-	if err := a.MergeVars([]types.Var{svcVar("X", "x"), {Name: "NONE", ObjRef: types.Target{APIVersion: "v1", Gvk: residGvk("Secret"), Name: "s"}}}); err != nil {
+	if err := a.MergeVars([]types.Var{svcVar("X", "x"), {Name: "NONE", ObjRef: types.Target{APIVersion: "v1", Gvk: residGvk("Secret"), Name: "s"}}}, "kustomization.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	var marked []string
@@ -253,7 +253,7 @@ func TestAccumulationMergeAndVars(t *testing.T) {
 	if strings.Join(marked, " ") != "x:X y: :" {
 		t.Errorf("var marks = %v", marked)
 	}
-	if err := a.MergeVars([]types.Var{svcVar("X", "y")}); err == nil {
+	if err := a.MergeVars([]types.Var{svcVar("X", "y")}, "kustomization.yaml"); err == nil {
 		t.Errorf("redeclaring var X: no error")
 	}
 

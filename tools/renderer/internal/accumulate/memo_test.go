@@ -41,7 +41,7 @@ func unmemoized(t *testing.T, fs filesys.FileSystem, dir string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	accumulate.ResetOpenAPI(true)
+	defer accumulate.HoldOpenAPI(true)()
 	if err := tg.SetRootOpenAPI(); err != nil {
 		return "", err
 	}
@@ -53,7 +53,7 @@ func unmemoized(t *testing.T, fs filesys.FileSystem, dir string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)); err != nil {
+	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins), nil); err != nil {
 		return "", err
 	}
 	if err := emit.Prepare(acc.Resources, emit.Options{SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata}); err != nil {

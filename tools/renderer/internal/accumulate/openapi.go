@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 
 	"sigs.k8s.io/kustomize/kyaml/openapi"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // kustomize installs the first `openapi` schema it meets (the top
@@ -32,27 +35,74 @@ func (e *Env) OpenAPI() *OpenAPISetting { return e.openAPI }
 // applyOpenAPI installs s unless a schema is set already (kyaml keeps the
 // first one, the root's first) and remembers it as met.
 func (e *Env) applyOpenAPI(s *OpenAPISetting, isRoot bool) error {
-	if len(s.Settings) > 0 {
-		customSchemaUsed = true
-		if e.openAPI == nil {
-			e.openAPI = s
-		}
+	if len(s.Settings) > 0 && e.openAPI == nil {
+		e.openAPI = s
 	}
 	return openapi.SetSchema(s.Settings, s.Schema, isRoot)
 }
 
-// customSchemaUsed records that a build in this process changed kyaml's
-// process-wide OpenAPI schema.
-var customSchemaUsed bool
+// kyaml's OpenAPI schema is a package variable of kyaml's that every merge
+// and patch reads and that cannot be given per build; kyaml parses it on
+// first use and reads some of it without its lock. So builds take turns
+// until the built-in schema is parsed, then builds with the built-in
+// schema share it; a build whose tree sets openapi has it to itself.
+var (
+	schemaGate sync.RWMutex
+	// schemaShared says the built-in schema is parsed and in place
+	// (guarded by schemaGate).
+	schemaShared bool
+	// schemaWaiting counts the builds waiting for their turn.
+	schemaWaiting atomic.Int32
+)
 
-// ResetOpenAPI gives the next build the schema state of a fresh process
-// (kustomize runs one build per process) when this build or the previous
-// one sets a custom schema; otherwise the parsed default schema is kept.
-func ResetOpenAPI(treeUsesOpenAPI bool) {
-	if customSchemaUsed || treeUsesOpenAPI {
-		openapi.ResetOpenAPI()
-		customSchemaUsed = false
+// HoldOpenAPI is called before a build reads or sets the schema and
+// returns what ends its hold. A tree that sets openapi (customSchema)
+// waits for every other build, starts from the schema state of a fresh
+// process (kustomize runs one build per process) and leaves the built-in
+// schema behind. A build must not start another while it holds the schema
+// (levels.Chain renders bases one after the other). A lone build never
+// pays for parsing a schema it does not use.
+func HoldOpenAPI(customSchema bool) (release func()) {
+	for !customSchema {
+		schemaGate.RLock()
+		if schemaShared {
+			return schemaGate.RUnlock
+		}
+		schemaGate.RUnlock()
+		if release, ok := holdAlone(false); ok {
+			return release
+		}
 	}
+	release, _ = holdAlone(true)
+	return release
+}
+
+// holdAlone waits for the schema to itself; a build with the built-in
+// schema that finds it shared by then shares it instead (false).
+func holdAlone(customSchema bool) (release func(), ok bool) {
+	schemaWaiting.Add(1)
+	schemaGate.Lock()
+	schemaWaiting.Add(-1)
+	if !customSchema && schemaShared {
+		schemaGate.Unlock()
+		return nil, false
+	}
+	if customSchema {
+		openapi.ResetOpenAPI()
+		schemaShared = false
+	}
+	return func() {
+		if customSchema {
+			openapi.ResetOpenAPI()
+			schemaShared = false
+		}
+		if !schemaShared && schemaWaiting.Load() > 0 {
+			// Builds wait: parse the built-in schema for them to share.
+			openapi.SchemaForResourceType(kyaml.TypeMeta{})
+			schemaShared = true
+		}
+		schemaGate.Unlock()
+	}, true
 }
 
 // setOpenAPI installs the schema a kustomization names under `openapi`

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 // parsed is one entry of `resources` read and parsed ahead of its turn.
@@ -39,7 +40,7 @@ func (t *Target) parseAhead(paths []string) []parsed {
 				if i >= len(paths) {
 					return
 				}
-				if load.IsRemote(paths[i]) {
+				if kustref.IsRemote(paths[i]) {
 					continue
 				}
 				data, err := t.ldr.Load(paths[i])

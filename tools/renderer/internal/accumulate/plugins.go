@@ -87,9 +87,11 @@ func (t *Target) configurePlugins(field string, entries []string, generator bool
 		if t.env.Prov != nil {
 			h = t.recordingHelpers()
 		}
-		p, err := plugin.Configure(res, h)
+		fns := t.env.Functions
+		fns.Runtime.Where = t.kustPath() + ": " + entry
+		p, err := plugin.Configure(res, h, fns)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", t.kustPath(), entry, err)
+			return nil, fmt.Errorf("%s: %w", fns.Runtime.Where, err)
 		}
 		o, err := plugin.Origin(res)
 		if err != nil {

@@ -16,9 +16,11 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/generate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/plugin"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
+	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 const originAnnotation = "config.kubernetes.io/origin"
@@ -42,6 +44,8 @@ type Env struct {
 	Label string
 	// Warnings receives warnings about kustomization files; nil means stderr.
 	Warnings io.Writer
+	// Functions is what this build's Starlark and exec functions share.
+	Functions plugin.Functions
 	// Owners maps the absolute directories of components read from
 	// snapshots to the labels of their targets, for error messages.
 	Owners map[string]string
@@ -158,7 +162,7 @@ func (t *Target) accumulate(acc *Accumulation) (*Accumulation, error) {
 	if err := t.runValidators(acc); err != nil {
 		return nil, err
 	}
-	if err := acc.MergeVars(k.Vars); err != nil {
+	if err := acc.MergeVars(k.Vars, t.kustPath()); err != nil {
 		return nil, fmt.Errorf("merging vars %v: %w", k.Vars, err)
 	}
 	return acc, nil
@@ -201,7 +205,7 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
 	// No kustomization up to here sets a namespace for its charts.
-	if t.helmNamespace == "" && InheritsHelmNamespace(t.kust) {
+	if t.helmNamespace == "" && kustref.InheritsHelmNamespace(&t.kust.Kustomization) {
 		acc.HelmUnnamespaced = true
 	}
 	type gen struct {
@@ -387,7 +391,8 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		if tr.step != nil {
 			tr.step.Ordinal = len(all)
 		}
-		all = append(all, step{t: tr.plugin.(resmap.Transformer), origin: tr.origin, name: tr.id, steps: 1, prov: tr.step, rec: tr.rec})
+		// Errors name the entry of the kustomization file that configures it.
+		all = append(all, step{t: tr.plugin.(resmap.Transformer), origin: tr.origin, name: tr.entry, steps: 1, prov: tr.step, rec: tr.rec})
 	}
 	m := acc.Resources
 	for _, s := range all {

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 // ScanTree reads the kustomization tree under ldr once before a build: it
@@ -40,7 +41,7 @@ func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 		if len(k.OpenAPI) > 0 {
 			usesOpenAPI = true
 		}
-		if depth > 0 && InheritsHelmNamespace(k) {
+		if depth > 0 && kustref.InheritsHelmNamespace(&k.Kustomization) {
 			e.baseInheritsHelmNamespace = true
 		}
 		helmFree = len(k.HelmCharts) == 0
@@ -83,22 +84,6 @@ func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 	return usesOpenAPI
 }
 
-// InheritsHelmNamespace reports whether k has a helmCharts entry without a
-// namespace and sets none itself: kustomize gives such a chart the namespace
-// of the nearest including kustomization that sets one, which a base
-// rendered alone into a snapshot cannot know.
-func InheritsHelmNamespace(k *load.Kustomization) bool {
-	if k.Namespace != "" {
-		return false
-	}
-	for _, c := range k.HelmCharts {
-		if c.Namespace == "" {
-			return true
-		}
-	}
-	return false
-}
-
 // BaseInheritsHelmNamespace reports whether ScanTree met a base or
-// component whose chart inherits the namespace (InheritsHelmNamespace).
+// component whose chart inherits the namespace (kustref.InheritsHelmNamespace).
 func (e *Env) BaseInheritsHelmNamespace() bool { return e.baseInheritsHelmNamespace }

@@ -6,6 +6,7 @@ package build
 import (
 	"fmt"
 	"io"
+	"log"
 	"path/filepath"
 	"slices"
 
@@ -19,10 +20,13 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/images"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/plugin"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 )
@@ -35,9 +39,14 @@ const (
 
 // Options tune a build; the zero value behaves like `kustomize build` with default flags.
 type Options struct {
-	// Warnings receives warnings about the kustomization files (deprecated
-	// fields), as kustomize prints them; nil means stderr.
-	Warnings io.Writer
+	// Stderr receives what a build prints besides its result: warnings
+	// about the kustomization files (deprecated fields), as kustomize prints
+	// them, and what functions print; nil means os.Stderr.
+	Stderr io.Writer
+	// Abort reports msg and ends the process when a Starlark script takes
+	// the heap past its limit inside one operation, which cannot be
+	// interrupted; nil prints msg on Stderr and exits 1.
+	Abort func(msg string)
 	// LoadRestrictor is LoadRestrictionsRootOnly (default when empty) or LoadRestrictionsNone.
 	LoadRestrictor string
 	// Deps maps base directories to the snapshot files rendered for them;
@@ -50,6 +59,9 @@ type Options struct {
 	// Kind, when set, is the kind the kustomization must have (Kustomization
 	// or Component): the build system's expectation.
 	Kind string
+	// Snapshot asks for the snapshot too (Result.Snapshot): what parents
+	// of this kustomization continue from.
+	Snapshot bool
 	// SnapshotOnly stops a render with a snapshot before the finishing
 	// steps: a base that kustomize cannot build alone still has a snapshot.
 	SnapshotOnly bool
@@ -97,6 +109,9 @@ type Functions struct {
 	Exec bool
 	// Env is added to the environment of exec functions (-e/--env KEY=VALUE).
 	Env []string
+	// Declared are the executables exec functions run instead of the files
+	// their paths name (krm render --function); nil declares none.
+	Declared *execfn.Registry
 }
 
 // pluginConfig is kustomize's plugin configuration for f.
@@ -122,10 +137,6 @@ type Result struct {
 	Component bool
 }
 
-// nesting counts Render calls in progress. kyaml's OpenAPI schema is
-// process-wide state, so builds must not run concurrently.
-var nesting int
-
 // NewEnv returns the shared state of one build.
 func NewEnv() *accumulate.Env {
 	return &accumulate.Env{
@@ -138,7 +149,8 @@ func NewEnv() *accumulate.Env {
 // Build renders the kustomization in dir (a path in fsys) and returns the bytes
 // `kustomize build dir` would print on stdout.
 func Build(fsys filesys.FileSystem, dir string, opts Options) ([]byte, error) {
-	r, err := Render(fsys, dir, opts, false)
+	opts.Snapshot = false
+	r, err := Render(fsys, dir, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -146,12 +158,12 @@ func Build(fsys filesys.FileSystem, dir string, opts Options) ([]byte, error) {
 }
 
 // Render renders the kustomization in dir, and also encodes its snapshot
-// when withSnapshot is set.
+// when opts.Snapshot is set.
 //
 // A Component's snapshot (with declared inputs, under a build system) is
 // its files, after checking that the kustomization is valid and reads only
 // declared inputs; its parents apply it from them. Its manifests are empty.
-func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool) (res *Result, err error) {
+func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err error) {
 	if opts.Hermetic {
 		defer func() { err = load.Relative(err) }()
 	}
@@ -162,7 +174,11 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 	env := NewEnv()
 	env.Plugins = opts.Functions.pluginConfig()
 	env.Plugins.HelmConfig = opts.Helm
-	env.Hermetic, env.Label, env.Warnings = opts.Hermetic, opts.Label, opts.Warnings
+	env.Hermetic, env.Label, env.Warnings = opts.Hermetic, opts.Label, opts.Stderr
+	env.Functions = plugin.Functions{
+		Runtime:  krmfn.Runtime{Stderr: opts.Stderr, Abort: opts.Abort},
+		Declared: opts.Functions.Declared,
+	}
 	env.Memoize = !opts.Hermetic
 	var hint load.MissingHint
 	if opts.Hermetic {
@@ -230,14 +246,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 			return renderComponent(t, in, opts)
 		}
 	}
-	usesOpenAPI := env.ScanTree(ldr)
-	if nesting == 0 {
-		// Only an outermost build starts from a fresh schema; a build nested
-		// in another (a Prebuilt rendering a base) shares the caller's.
-		accumulate.ResetOpenAPI(usesOpenAPI)
-	}
-	nesting++
-	defer func() { nesting-- }()
+	defer accumulate.HoldOpenAPI(env.ScanTree(ldr))()
 	k := t.Kustomization()
 	if err := t.SetRootOpenAPI(); err != nil {
 		return nil, err
@@ -259,7 +268,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		}
 	}
 	res = &Result{}
-	if withSnapshot {
+	if opts.Snapshot {
 		kind := k.Kind
 		if kind == "" {
 			kind = types.KustomizationKind
@@ -285,16 +294,22 @@ func Render(fsys filesys.FileSystem, dir string, opts Options, withSnapshot bool
 		}
 	}
 	helpers := resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)
+	// kustomize's warnings, as its log package prints them.
+	warn := log.Default()
+	if opts.Stderr != nil {
+		warn = log.New(opts.Stderr, "", log.LstdFlags)
+	}
 	if env.Prov != nil {
-		err = finish.RunObserved(acc, helpers, env.Prov)
+		err = finish.RunObserved(acc, helpers, env.Prov, warn)
 	} else {
-		err = finish.Run(acc, helpers)
+		err = finish.Run(acc, helpers, warn)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if err := emit.Prepare(acc.Resources, emit.Options{
 		SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata, Reorder: opts.Reorder, ManagedByLabel: opts.ManagedByLabel,
+		Log: warn,
 	}); err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ func renderLevelsWith(t *testing.T, fs filesys.FileSystem, origins bool) []byte 
 	}
 	var last []byte
 	for _, l := range levels {
-		res, err := Render(fs, l.dir, Options{Deps: l.deps, Hermetic: true, Label: l.label, Origins: origins}, true)
+		res, err := Render(fs, l.dir, Options{Deps: l.deps, Hermetic: true, Label: l.label, Origins: origins, Snapshot: true})
 		if err != nil {
 			t.Fatalf("rendering %s: %v", l.dir, err)
 		}
@@ -208,7 +208,7 @@ func TestOriginsOnlyWhenAsked(t *testing.T) {
 		if l.dep != "" {
 			opts.Deps = map[string]string{"/r/" + l.dep: "/snap/" + l.dep + ".yaml"}
 		}
-		res, err := Render(fs, "/r/"+l.dir, opts, true)
+		res, err := Render(fs, "/r/"+l.dir, snapshotOpts(opts))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func TestOriginsOnlyWhenAsked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := Render(fs, "/r/prod", Options{Deps: map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"}, Hermetic: true, Label: "//prod:prod"}, false)
+	_, err := Render(fs, "/r/prod", Options{Deps: map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"}, Hermetic: true, Label: "//prod:prod"})
 	want := "base '../app' was rendered without origins, which the buildMetadata of /r/prod/kustomization.yaml needs: set build_metadata = True on //prod:prod (Gazelle does)"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got error %v, want one containing %q", err, want)
@@ -242,7 +242,7 @@ func TestRenderReadsSnapshotsNotSources(t *testing.T) {
 	res, err := Render(fs, "/r/prod", Options{
 		Deps:     map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"},
 		Hermetic: true, Label: "//prod:prod",
-	}, false)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestRenderBasesWithoutDirectories(t *testing.T) {
 		t.Fatal("the base directories exist")
 	}
 	deps := map[string]string{"/r/app": "/snap/app.yaml", "/r/extra": "/snap/extra.yaml"}
-	res, err := Render(fs, "/r/prod", Options{Deps: deps, Hermetic: true, Label: "//prod:prod"}, true)
+	res, err := Render(fs, "/r/prod", Options{Deps: deps, Hermetic: true, Label: "//prod:prod", Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestRenderBasesWithoutDirectories(t *testing.T) {
 		if err := fs.WriteFile("/r/prod/kustomization.yaml", []byte(tc.kust)); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Render(fs, "/r/prod", Options{Deps: tc.deps, Hermetic: true, Label: "//prod:prod"}, true)
+		_, err := Render(fs, "/r/prod", Options{Deps: tc.deps, Hermetic: true, Label: "//prod:prod", Snapshot: true})
 		msg := "'" + tc.entry + "' (resources of /r/prod/kustomization.yaml) is not a declared input: " + tc.fix
 		if err == nil || !strings.HasSuffix(err.Error(), msg) {
 			t.Errorf("%s: error = %v\nwant one ending in %s", tc.entry, err, msg)
@@ -317,7 +317,7 @@ func TestRenderErrors(t *testing.T) {
 	if err := fs.WriteFile("/snap/bad.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")); err != nil {
 		t.Fatal(err)
 	}
-	comp, err := Render(fs, "/r/comp", Options{Label: "//comp:comp"}, true)
+	comp, err := Render(fs, "/r/comp", Options{Label: "//comp:comp", Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestRenderErrors(t *testing.T) {
 				fs.WriteFile("/r/app/kustomization.yaml", []byte(layered["/r/app/kustomization.yaml"]+"patches:\n- path: missing.yaml\n")) //nolint:errcheck
 				defer fs.WriteFile("/r/app/kustomization.yaml", []byte(layered["/r/app/kustomization.yaml"]))                              //nolint:errcheck
 			}
-			_, err := Render(fs, tc.dir, tc.opts, true)
+			_, err := Render(fs, tc.dir, snapshotOpts(tc.opts))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -387,7 +387,7 @@ func TestRenderErrors(t *testing.T) {
 	if !strings.Contains(string(comp.Snapshot), "kustomizationKind: Component") {
 		t.Errorf("component snapshot:\n%s", comp.Snapshot)
 	}
-	_, err = Render(fs, "/r/app", Options{Deps: map[string]string{"/r/base": "/snap/comp.yaml"}}, false)
+	_, err = Render(fs, "/r/app", Options{Deps: map[string]string{"/r/base": "/snap/comp.yaml"}})
 	if err == nil || !strings.Contains(err.Error(), "expected kind != 'Component'") {
 		t.Errorf("component snapshot as a base: error = %v", err)
 	}
@@ -408,7 +408,7 @@ func (f *fakePrebuilt) Lookup(dir string) (*accumulate.Accumulation, string, boo
 
 func TestPrebuiltOption(t *testing.T) {
 	fs := memFS(t, layered)
-	base, err := Render(fs, "/r/base", Options{}, true)
+	base, err := Render(fs, "/r/base", Options{Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +485,7 @@ func TestSnapshotsCarryNoComments(t *testing.T) {
 	}
 	var snaps [2][]byte
 	for i, files := range []map[string]string{plain, commented} {
-		res, err := Render(memFS(t, files), "/r/base", Options{}, true)
+		res, err := Render(memFS(t, files), "/r/base", Options{Snapshot: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -515,7 +515,7 @@ func TestOpenAPIBasesFromSources(t *testing.T) {
 	snaps := t.TempDir()
 	deps := map[string]string{}
 	for _, base := range []string{"crds", "widgets"} {
-		res, err := Render(fs, filepath.Join(tree, base), Options{Hermetic: true, Label: "//" + base, SnapshotOnly: true}, true)
+		res, err := Render(fs, filepath.Join(tree, base), Options{Hermetic: true, Label: "//" + base, SnapshotOnly: true, Snapshot: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -526,11 +526,11 @@ func TestOpenAPIBasesFromSources(t *testing.T) {
 		deps[filepath.Join(tree, base)] = file
 	}
 	app := filepath.Join(tree, "app")
-	_, err = Render(fs, app, Options{Hermetic: true, Label: "//app", Deps: deps}, false)
+	_, err = Render(fs, app, Options{Hermetic: true, Label: "//app", Deps: deps})
 	if !errors.Is(err, accumulate.ErrOpenAPISnapshot) || !strings.Contains(err.Error(), "set openapi = True on //crds") {
 		t.Errorf("from snapshots: got error %v, want %v naming //crds", err, accumulate.ErrOpenAPISnapshot)
 	}
-	res, err := Render(fs, app, Options{Hermetic: true, Label: "//app", Deps: deps, BasesFromSources: true}, false)
+	res, err := Render(fs, app, Options{Hermetic: true, Label: "//app", Deps: deps, BasesFromSources: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,5 +542,38 @@ func TestOpenAPIBasesFromSources(t *testing.T) {
 	}
 	if ok, err := NeedsBaseSources(fs, filepath.Join(tree, "widgets")); err != nil || ok {
 		t.Errorf("NeedsBaseSources(widgets) = %v, %v; want false", ok, err)
+	}
+}
+
+// snapshotOpts is opts asking for the snapshot too.
+func snapshotOpts(opts Options) Options {
+	opts.Snapshot = true
+	return opts
+}
+
+// TestVarErrorNamesItsDeclaration checks that a var whose object is missing
+// is reported in kustomize's words after the kustomization file declaring
+// it, or the label of the base's snapshot (snapshots hold no paths).
+func TestVarErrorNamesItsDeclaration(t *testing.T) {
+	files := map[string]string{
+		"/r/base/kustomization.yaml": "resources:\n- cm.yaml\nvars:\n- name: SVC\n  objref:\n    apiVersion: v1\n    kind: Service\n    name: missing\n",
+		"/r/base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: $(SVC)\n",
+		"/r/app/kustomization.yaml":  "resources:\n- ../base\n",
+	}
+	const words = "vars: var '{SVC Service.v1.[noGrp] {metadata.name}}' cannot be mapped to a field in the set of known resources"
+	fs := memFS(t, files)
+	if _, err := Build(fs, "/r/app", Options{}); err == nil || err.Error() != "/r/base/kustomization.yaml: "+words {
+		t.Errorf("from sources: %v", err)
+	}
+	base, err := Render(fs, "/r/base", Options{Hermetic: true, Label: "//base", SnapshotOnly: true, Snapshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.WriteFile("/snap/base.yaml", base.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Render(fs, "/r/app", Options{Hermetic: true, Label: "//app", Deps: map[string]string{"/r/base": "/snap/base.yaml"}})
+	if err == nil || err.Error() != "//base: "+words {
+		t.Errorf("from a snapshot: %v", err)
 	}
 }

@@ -72,7 +72,7 @@ func (g *targets) render(dir string, srcs, deps []string, snapshotOnly bool) (*R
 		depFiles[d] = "out/" + d + ".krmsnap"
 	}
 	fs := declared(g.t, g.tree, srcs, g.snaps)
-	res, err := Render(fs, dir, Options{Deps: depFiles, Hermetic: true, Label: "//:" + dir, SnapshotOnly: snapshotOnly}, true)
+	res, err := Render(fs, dir, Options{Deps: depFiles, Hermetic: true, Label: "//:" + dir, SnapshotOnly: snapshotOnly, Snapshot: true})
 	if err == nil {
 		g.snaps["out/"+dir+".krmsnap"] = res.Snapshot
 	}
@@ -189,12 +189,12 @@ func TestUndeclaredInputs(t *testing.T) {
 func TestKindExpectation(t *testing.T) {
 	newTargets(t, componentTree)
 	fs := declared(t, componentTree, []string{"base/kustomization.yaml", "base/cm.yaml"}, nil)
-	_, err := Render(fs, "base", Options{Hermetic: true, Label: "//:base", Kind: "Component"}, true)
+	_, err := Render(fs, "base", Options{Hermetic: true, Label: "//:base", Kind: "Component", Snapshot: true})
 	want := `base/kustomization.yaml has kind Kustomization, but //:base says kind = "Component"`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error = %v, want %s", err, want)
 	}
-	if _, err := Render(fs, "base", Options{Hermetic: true, Label: "//:base", Kind: "Kustomization"}, true); err != nil {
+	if _, err := Render(fs, "base", Options{Hermetic: true, Label: "//:base", Kind: "Kustomization", Snapshot: true}); err != nil {
 		t.Errorf("matching kind: %v", err)
 	}
 }

@@ -134,7 +134,7 @@ func provOpts() Options {
 
 func renderProv(t *testing.T, files map[string]string) *Result {
 	t.Helper()
-	res, err := Render(memFS(t, files), "/ws/overlay", provOpts(), false)
+	res, err := Render(memFS(t, files), "/ws/overlay", provOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestProvenanceWithoutBuildMetadataOrLabels(t *testing.T) {
 	// carry paths only.
 	files := maps.Clone(provTree)
 	files["/ws/overlay/kustomization.yaml"] += "buildMetadata: [originAnnotations, transformerAnnotations]\n"
-	res, err := Render(memFS(t, files), "/ws/overlay", Options{Provenance: &provenance.Options{WorkspaceRoot: "/ws"}}, false)
+	res, err := Render(memFS(t, files), "/ws/overlay", Options{Provenance: &provenance.Options{WorkspaceRoot: "/ws"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestProvenanceOpenAPISchema(t *testing.T) {
 // configuration holding one, appears in the provenance manifest, the
 // annotations, the snapshot header or errors.
 func TestProvenanceNoSecrets(t *testing.T) {
-	res, err := Render(memFS(t, provTree), "/ws/overlay", provOpts(), true)
+	res, err := Render(memFS(t, provTree), "/ws/overlay", snapshotOpts(provOpts()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 	// Errors name files, never their content.
 	files2 := maps.Clone(provTree)
 	files2["/ws/overlay/kustomization.yaml"] += "- path: missing.yaml\n"
-	_, err = Render(memFS(t, files2), "/ws/overlay", provOpts(), false)
+	_, err = Render(memFS(t, files2), "/ws/overlay", provOpts())
 	if err == nil {
 		t.Fatal("missing patch file: no error")
 	}
@@ -442,7 +442,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 // the one-shot render.
 func TestProvenanceThroughSnapshots(t *testing.T) {
 	fs := memFS(t, provTree)
-	base, err := Render(fs, "/ws/base", Options{Hermetic: true, Label: "//base", Provenance: provOpts().Provenance}, true)
+	base, err := Render(fs, "/ws/base", Options{Hermetic: true, Label: "//base", Provenance: provOpts().Provenance, Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestProvenanceThroughSnapshots(t *testing.T) {
 	}
 	opts := provOpts()
 	opts.Hermetic, opts.Label, opts.Deps = true, "//overlay", map[string]string{"/ws/base": "/out/base.snapshot"}
-	top, err := Render(fs, "/ws/overlay", opts, true)
+	top, err := Render(fs, "/ws/overlay", snapshotOpts(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +461,7 @@ func TestProvenanceThroughSnapshots(t *testing.T) {
 	}
 
 	// A snapshot rendered without provenance cannot feed a render with it.
-	plain, err := Render(fs, "/ws/base", Options{Hermetic: true, Label: "//base"}, true)
+	plain, err := Render(fs, "/ws/base", Options{Hermetic: true, Label: "//base", Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +469,7 @@ func TestProvenanceThroughSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts.Deps = map[string]string{"/ws/base": "/out/plain.snapshot"}
-	if _, err := Render(fs, "/ws/overlay", opts, true); err == nil || !strings.Contains(err.Error(), "render it with --provenance") {
+	if _, err := Render(fs, "/ws/overlay", snapshotOpts(opts)); err == nil || !strings.Contains(err.Error(), "render it with --provenance") {
 		t.Errorf("plain snapshot: %v", err)
 	}
 }
@@ -501,7 +501,7 @@ func TestProvenanceFunctions(t *testing.T) {
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			tree := copyTree(t, filepath.Join(dir, "tree"))
-			res, err := Render(filesys.MakeFsOnDisk(), tree, Options{Provenance: &provenance.Options{WorkspaceRoot: tree}, Functions: Functions{Alpha: true, Exec: true}}, false)
+			res, err := Render(filesys.MakeFsOnDisk(), tree, Options{Provenance: &provenance.Options{WorkspaceRoot: tree}, Functions: Functions{Alpha: true, Exec: true}})
 			if err != nil {
 				t.Fatal(err)
 			}

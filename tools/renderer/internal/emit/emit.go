@@ -36,6 +36,9 @@ type Options struct {
 	// ManagedByLabel is kustomize build's deprecated --enable-managedby-label:
 	// label every object as buildMetadata [managedByLabel] does.
 	ManagedByLabel bool
+	// Log receives kustomize's warnings (kustomize prints them through the
+	// log package); nil means log's standard logger.
+	Log *log.Logger
 }
 
 // ReorderNone is the --reorder value that suppresses the final sort.
@@ -53,7 +56,11 @@ func has(list []string, s string) bool {
 // Prepare sorts m and strips kustomize's internal bookkeeping from it.
 func Prepare(m resmap.ResMap, o Options) error {
 	if o.SortOptions != nil && o.Reorder != "" {
-		log.Println("Warning: Sorting order is set both in 'kustomization.yaml' ('sortOptions') and in a CLI flag ('--reorder'). " +
+		logger := o.Log
+		if logger == nil {
+			logger = log.Default()
+		}
+		logger.Println("Warning: Sorting order is set both in 'kustomization.yaml' ('sortOptions') and in a CLI flag ('--reorder'). " +
 			"Using the kustomization file over the CLI flag.") // kustomize's words
 	}
 	if o.SortOptions != nil || o.Reorder != ReorderNone {

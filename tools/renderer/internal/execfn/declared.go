@@ -37,25 +37,18 @@ type declared struct {
 	given string
 }
 
-// registry holds the current Declarations, keyed by absolute clean path.
-type registry struct {
+// Registry is Declarations resolved, keyed by absolute clean path: what a
+// build hands the exec functions it configures (nil: no declarations, every
+// exec function runs the file its path names).
+type Registry struct {
 	fns   map[string]declared
 	only  bool
 	label string
 }
 
-// declarations is nil when no Declarations were made.
-var declarations *registry
-
-// Declare sets the declarations that exec functions configured from now on
-// obey (nil removes them: every exec function runs the file its path
-// names). krm is one build per process: `krm render` calls it once, before
-// building. Paths are resolved against the working directory now.
-func Declare(d *Declarations) error {
-	if d == nil {
-		declarations = nil
-		return nil
-	}
+// Declare resolves d for one build; paths are resolved against the working
+// directory now.
+func Declare(d *Declarations) (*Registry, error) {
 	fns := make(map[string]declared, len(d.Functions))
 	keys := make([]string, 0, len(d.Functions))
 	for k := range d.Functions {
@@ -65,30 +58,28 @@ func Declare(d *Declarations) error {
 	for _, path := range keys {
 		exe := d.Functions[path]
 		if path == "" || exe == "" {
-			return fmt.Errorf("function %q=%q: want PATH=EXECUTABLE", path, exe)
+			return nil, fmt.Errorf("function %q=%q: want PATH=EXECUTABLE", path, exe)
 		}
 		absPath, err := filepath.Abs(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		absExe, err := filepath.Abs(exe)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if prev, ok := fns[absPath]; ok && prev.exe != absExe {
-			return fmt.Errorf("function %s is declared twice: %s and %s", path, prev.given, exe)
+			return nil, fmt.Errorf("function %s is declared twice: %s and %s", path, prev.given, exe)
 		}
 		fns[absPath] = declared{exe: absExe, given: exe}
 	}
-	declarations = &registry{fns: fns, only: d.Only, label: d.Label}
-	return nil
+	return &Registry{fns: fns, only: d.Only, label: d.Label}, nil
 }
 
-// lookupDeclared returns the declared executable for the exec path rel of
+// lookup returns the declared executable for the exec path rel of
 // the kustomization in root, or nil when there is none; an undeclared path
 // is an error when only declared executables may run.
-func lookupDeclared(name, root, rel string) (*declared, error) {
-	d := declarations
+func (d *Registry) lookup(name, root, rel string) (*declared, error) {
 	if d == nil {
 		return nil, nil
 	}

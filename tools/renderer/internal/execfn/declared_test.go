@@ -5,15 +5,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 )
 
-// declare sets d for the test and removes it afterwards.
-func declare(t *testing.T, d *Declarations) {
+// declare resolves d.
+func declare(t *testing.T, d *Declarations) *Registry {
 	t.Helper()
-	if err := Declare(d); err != nil {
+	r, err := Declare(d)
+	if err != nil {
 		t.Fatalf("Declare: %v", err)
 	}
-	t.Cleanup(func() { _ = Declare(nil) })
+	return r
 }
 
 // outside copies fn/NAME of the kustomization dir to a directory of its own
@@ -38,7 +41,7 @@ func TestDeclaredRunsInsteadOfPath(t *testing.T) {
 	dir := kust(t)
 	exe := outside(t, dir, "replicas")
 	// The declared path need not exist; the file at a declared path is not run.
-	declare(t, &Declarations{Functions: map[string]string{
+	reg := declare(t, &Declarations{Functions: map[string]string{
 		filepath.Join(dir, "fn", "set-replicas"): exe,
 		filepath.Join(dir, "fn", "identity"):     exe,
 	}, Only: true, Label: "//app:app"})
@@ -46,7 +49,7 @@ func TestDeclaredRunsInsteadOfPath(t *testing.T) {
 	for _, path := range []string{"./fn/set-replicas", "fn/set-replicas", "fn/../fn/identity"} {
 		m := resMap(t, h)
 		cfg := strings.Replace(config("x", ""), "./fn/x", path, 1)
-		if err := configure(t, h, cfg).Transform(m); err != nil {
+		if err := configureDeclared(t, h, cfg, reg).Transform(m); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		if got := yamlOf(t, m); !strings.Contains(got, "replicas: 3") {
@@ -64,9 +67,9 @@ func TestDeclaredRelativeToWorkingDirectory(t *testing.T) {
 		// The temporary directories are siblings: name the executable as is.
 		rel = exe
 	}
-	declare(t, &Declarations{Functions: map[string]string{"kust/fn/set-replicas": rel}, Only: true})
+	reg := declare(t, &Declarations{Functions: map[string]string{"kust/fn/set-replicas": rel}, Only: true})
 	h := helpers(t, dir, nil)
-	err = configure(t, h, strings.Replace(config("x", ""), "./fn/x", "./fn/set-replicas", 1)).Transform(resMap(t, h))
+	err = configureDeclared(t, h, strings.Replace(config("x", ""), "./fn/x", "./fn/set-replicas", 1), reg).Transform(resMap(t, h))
 	// Errors name the executable as declared.
 	wantErr(t, err, `SetThing "x": function `+rel+` failed: exit status 3`)
 }
@@ -77,16 +80,16 @@ func TestUndeclared(t *testing.T) {
 	h := helpers(t, dir, nil)
 
 	// Only declared executables: an undeclared path is an error naming the path and the attribute.
-	declare(t, &Declarations{Functions: map[string]string{filepath.Join(dir, "fn", "other"): exe}, Only: true, Label: "//app:app"})
-	err := New().Config(h, []byte(config("identity", "")))
+	reg := declare(t, &Declarations{Functions: map[string]string{filepath.Join(dir, "fn", "other"): exe}, Only: true, Label: "//app:app"})
+	err := New(krmfn.Runtime{}, reg).Config(h, []byte(config("identity", "")))
 	wantErr(t, err, `SetThing "identity": exec path "./fn/identity"`, "is not a declared function",
 		"add it to the functions attribute of //app:app", `functions = {"./fn/identity": ":my_function"}`,
 		"krm_function", "(declared: "+filepath.ToSlash(filepath.Join(dir, "fn", "other"))+")")
 
 	// Otherwise the file at the path runs.
-	declare(t, &Declarations{Functions: map[string]string{filepath.Join(dir, "fn", "other"): exe}})
+	reg = declare(t, &Declarations{Functions: map[string]string{filepath.Join(dir, "fn", "other"): exe}})
 	m := resMap(t, h)
-	if err := configure(t, h, config("replicas", "")).Transform(m); err != nil {
+	if err := configureDeclared(t, h, config("replicas", ""), reg).Transform(m); err != nil {
 		t.Fatal(err)
 	}
 	if got := yamlOf(t, m); !strings.Contains(got, "replicas: 3") {
@@ -94,8 +97,8 @@ func TestUndeclared(t *testing.T) {
 	}
 
 	// Only, no declarations at all, no label.
-	declare(t, &Declarations{Only: true})
-	wantErr(t, New().Config(h, []byte(config("identity", ""))), "add it to the functions attribute of the krm_kustomization target")
+	reg = declare(t, &Declarations{Only: true})
+	wantErr(t, New(krmfn.Runtime{}, reg).Config(h, []byte(config("identity", ""))), "add it to the functions attribute of the krm_kustomization target")
 }
 
 func TestDeclarationErrors(t *testing.T) {
@@ -103,16 +106,16 @@ func TestDeclarationErrors(t *testing.T) {
 	h := helpers(t, dir, nil)
 	path := filepath.Join(dir, "fn", "x")
 
-	declare(t, &Declarations{Functions: map[string]string{path: filepath.Join(dir, "missing")}})
-	wantErr(t, New().Config(h, []byte(config("x", ""))), `exec path "./fn/x": declared executable:`, "no such file")
+	reg := declare(t, &Declarations{Functions: map[string]string{path: filepath.Join(dir, "missing")}})
+	wantErr(t, New(krmfn.Runtime{}, reg).Config(h, []byte(config("x", ""))), `exec path "./fn/x": declared executable:`, "no such file")
 
-	declare(t, &Declarations{Functions: map[string]string{path: filepath.Join(dir, "fn", "not-executable")}})
-	wantErr(t, New().Config(h, []byte(config("x", ""))), "is not an executable file")
+	reg = declare(t, &Declarations{Functions: map[string]string{path: filepath.Join(dir, "fn", "not-executable")}})
+	wantErr(t, New(krmfn.Runtime{}, reg).Config(h, []byte(config("x", ""))), "is not an executable file")
 
-	if err := Declare(&Declarations{Functions: map[string]string{"": "x"}}); err == nil {
+	if _, err := Declare(&Declarations{Functions: map[string]string{"": "x"}}); err == nil {
 		t.Error("empty path accepted")
 	}
-	if err := Declare(&Declarations{Functions: map[string]string{
+	if _, err := Declare(&Declarations{Functions: map[string]string{
 		path: "/bin/a", dir + "/fn/./x": "/bin/b",
 	}}); err == nil || !strings.Contains(err.Error(), "declared twice") {
 		t.Errorf("conflict: %v", err)

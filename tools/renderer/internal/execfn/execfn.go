@@ -70,9 +70,6 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 )
 
-// Stderr receives what successful functions write to their stderr.
-var Stderr io.Writer = os.Stderr
-
 // maxStderr bounds the stderr quoted in an error.
 const maxStderr = 4 << 10
 
@@ -90,6 +87,8 @@ func FunctionSpec(res *resource.Resource) (*runtimeutil.FunctionSpec, error) {
 // Plugin is a configured exec function; it is a resmap.Generator and a
 // resmap.Transformer.
 type Plugin struct {
+	rt       krmfn.Runtime
+	declared *Registry
 	h        *resmap.PluginHelpers
 	name     string
 	fnConfig *yaml.RNode
@@ -100,8 +99,11 @@ type Plugin struct {
 	timeout  time.Duration
 }
 
-// New returns an unconfigured exec function.
-func New() *Plugin { return &Plugin{} }
+// New returns an unconfigured exec function of a build that prints through
+// rt and declared the executables in declared (nil: none).
+func New(rt krmfn.Runtime, declared *Registry) *Plugin {
+	return &Plugin{rt: rt, declared: declared}
+}
 
 // resolver is what the renderer's loader offers beyond ifc.Loader.
 type resolver interface {
@@ -144,7 +146,7 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 	if p.timeout, err = timeoutOf(fc.GetAnnotations()); err != nil {
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
-	d, err := lookupDeclared(p.name, ldr.Root(), rel)
+	d, err := p.declared.lookup(p.name, ldr.Root(), rel)
 	if err != nil {
 		return err
 	}
@@ -283,9 +285,9 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	}
 	if b := stderr.Bytes(); len(b) > 0 {
 		if n := stderr.note(); n != "" {
-			fmt.Fprintf(Stderr, "%s: stderr%s:\n", p.name, n)
+			fmt.Fprintf(p.rt.Output(), "%s: stderr%s:\n", p.name, n)
 		}
-		_, _ = Stderr.Write(b)
+		_, _ = p.rt.Output().Write(b)
 	}
 	outItems, _, err := parseResourceList(stdout)
 	if err != nil {

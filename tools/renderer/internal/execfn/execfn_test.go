@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
@@ -74,7 +75,13 @@ metadata:
 
 func configure(t *testing.T, h *resmap.PluginHelpers, cfg string) *Plugin {
 	t.Helper()
-	p := New()
+	return configureDeclared(t, h, cfg, nil)
+}
+
+// configureDeclared configures a function of a build that declared reg.
+func configureDeclared(t *testing.T, h *resmap.PluginHelpers, cfg string, reg *Registry) *Plugin {
+	t.Helper()
+	p := New(krmfn.Runtime{}, reg)
 	if err := p.Config(h, []byte(cfg)); err != nil {
 		t.Fatalf("Config: %v", err)
 	}
@@ -304,24 +311,25 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for spec, want := range cases {
 		cfg := "apiVersion: example.com/v1\nkind: SetThing\nmetadata:\n  name: c\n  annotations:\n    config.kubernetes.io/function: '" + spec + "'\n"
-		wantErr(t, New().Config(h, []byte(cfg)), want)
+		wantErr(t, New(krmfn.Runtime{}, nil).Config(h, []byte(cfg)), want)
 	}
 	// A bare name is a file of the kustomization, never a $PATH lookup.
 	cfg := "apiVersion: example.com/v1\nkind: SetThing\nmetadata:\n  name: c\n  annotations:\n    config.kubernetes.io/function: 'exec: {path: sh}'\n"
-	wantErr(t, New().Config(h, []byte(cfg)), "sh")
+	wantErr(t, New(krmfn.Runtime{}, nil).Config(h, []byte(cfg)), "sh")
 }
 
 func TestStderrPassedOn(t *testing.T) {
 	var buf bytes.Buffer
-	old := Stderr
-	Stderr = &buf
-	defer func() { Stderr = old }()
 	dir := kust(t)
 	if err := os.WriteFile(filepath.Join(dir, "fn", "chatty"), []byte("#!/bin/sh\necho hello >&2\nexec cat\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	h := helpers(t, dir, nil)
-	if err := configure(t, h, config("chatty", "")).Transform(resMap(t, h)); err != nil {
+	p := New(krmfn.Runtime{Stderr: &buf}, nil)
+	if err := p.Config(h, []byte(config("chatty", ""))); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Transform(resMap(t, h)); err != nil {
 		t.Fatal(err)
 	}
 	if buf.String() != "hello\n" {

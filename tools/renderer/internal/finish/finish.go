@@ -26,14 +26,15 @@ type Observer interface {
 	VarUsed(r *resource.Resource, name string, source *resource.Resource, value interface{})
 }
 
-// Run applies the finishing steps to acc in place.
-func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers) error {
-	return RunObserved(acc, h, nil)
+// Run applies the finishing steps to acc in place; warnings go to warn (nil:
+// log's standard logger, through which kustomize prints them).
+func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers, warn *log.Logger) error {
+	return RunObserved(acc, h, nil, warn)
 }
 
 // RunObserved is Run telling obs (when not nil) what each object came to
 // depend on.
-func RunObserved(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs Observer) error {
+func RunObserved(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs Observer, warn *log.Logger) error {
 	hash := builtins.NewHashTransformerPlugin()
 	if err := hash.Config(h, nil); err != nil {
 		return err
@@ -44,7 +45,7 @@ func RunObserved(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs Obse
 	if err := fixNameReferences(acc.Resources, acc.Config.NameReference, obs); err != nil {
 		return err
 	}
-	if err := resolveVars(acc, obs); err != nil {
+	if err := resolveVars(acc, obs, warn); err != nil {
 		return err
 	}
 	return dropLocalConfig(acc.Resources)
@@ -79,7 +80,7 @@ func dropLocalConfig(m resmap.ResMap) error {
 }
 
 // resolveVars substitutes $(VAR) references with the values vars read.
-func resolveVars(acc *accumulate.Accumulation, obs Observer) error {
+func resolveVars(acc *accumulate.Accumulation, obs Observer, warn *log.Logger) error {
 	vars := acc.Vars.AsSlice()
 	if len(vars) == 0 {
 		return nil
@@ -89,6 +90,9 @@ func resolveVars(acc *accumulate.Accumulation, obs Observer) error {
 	for _, v := range vars {
 		val, src, err := varValue(acc.Resources, v)
 		if err != nil {
+			if file := acc.VarFiles[v.Name]; file != "" {
+				return fmt.Errorf("%s: vars: %w", file, err) // kustomize's words name no file
+			}
 			return err
 		}
 		values[v.Name] = val
@@ -103,7 +107,10 @@ func resolveVars(acc *accumulate.Accumulation, obs Observer) error {
 		return err
 	}
 	if len(unused) > 0 {
-		log.Printf("well-defined vars that were never replaced: %s\n", strings.Join(unused, ","))
+		if warn == nil {
+			warn = log.Default()
+		}
+		warn.Printf("well-defined vars that were never replaced: %s\n", strings.Join(unused, ","))
 	}
 	return nil
 }

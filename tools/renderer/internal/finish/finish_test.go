@@ -501,7 +501,7 @@ spec:
 	var logs bytes.Buffer
 	saved := log.Writer()
 	log.SetOutput(&logs)
-	err := Run(acc, h)
+	err := Run(acc, h, nil)
 	log.SetOutput(saved)
 	if err != nil {
 		t.Fatal(err)
@@ -531,12 +531,13 @@ func TestVarErrors(t *testing.T) {
 		{
 			name: "missing field",
 			vars: "vars:\n- name: X\n  objref:\n    apiVersion: v1\n    kind: Service\n    name: web\n  fieldref:\n    fieldpath: spec.nothing\n",
-			want: "field specified in var '{X Service.v1.[noGrp] {spec.nothing}}' not found in corresponding resource",
+			// kustomize's words, after the file declaring the var.
+			want: "/r/app/kustomization.yaml: vars: field specified in var '{X Service.v1.[noGrp] {spec.nothing}}' not found in corresponding resource",
 		},
 		{
 			name: "no such object",
 			vars: "vars:\n- name: YY\n  objref:\n    apiVersion: v1\n    kind: Service\n    name: nope\n",
-			want: "var '{YY Service.v1.[noGrp] {metadata.name}}' cannot be mapped to a field in the set of known resources",
+			want: "/r/app/kustomization.yaml: vars: var '{YY Service.v1.[noGrp] {metadata.name}}' cannot be mapped to a field in the set of known resources",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -544,7 +545,7 @@ func TestVarErrors(t *testing.T) {
 				"/r/app/kustomization.yaml": "resources:\n- svc.yaml\n" + tc.vars,
 				"/r/app/svc.yaml":           svc,
 			}, "/r/app")
-			err := Run(acc, h)
+			err := Run(acc, h, nil)
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error = %v\nwant    %s", err, tc.want)
 			}
@@ -620,7 +621,7 @@ func TestRunLocalConfigAfterReferences(t *testing.T) {
 		"/r/base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n",
 		"/r/app/deploy.yaml":         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      volumes:\n      - name: v\n        configMap:\n          name: cfg\n",
 	}, "/r/app")
-	if err := Run(acc, h); err != nil {
+	if err := Run(acc, h, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := yamlOf(t, acc.Resources)
@@ -640,7 +641,7 @@ func TestRunFailsOnObjectsRenamedToOneID(t *testing.T) {
 		"/r/kustomization.yaml": "resources:\n- svc.yaml\npatches:\n- patch: |-\n    - op: replace\n      path: /metadata/name\n      value: a\n  target:\n    name: b\n",
 		"/r/svc.yaml":           "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n",
 	}, "/r")
-	err := Run(acc, h)
+	err := Run(acc, h, nil)
 	if want := "may not add resource with an already registered id: Service.v1.[noGrp]/a.[noNs]"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}

@@ -24,7 +24,7 @@ import (
 type Chain struct {
 	FS filesys.FileSystem
 	// Options are those of every render; Prebuilt, Hermetic, Label,
-	// SnapshotOnly and Origins are set per render.
+	// Snapshot, SnapshotOnly and Origins are set per render.
 	Options build.Options
 	// Label returns the Bazel label of a directory (default "//" + dir).
 	Label func(dir string) string
@@ -62,7 +62,7 @@ func (c *Chain) render(dir string, base bool) (*build.Result, error) {
 	opts := c.Options
 	opts.Prebuilt, opts.Hermetic, opts.Label = c, true, c.label(dir)
 	// A base renders as the rule's snapshot action: only its snapshot.
-	opts.SnapshotOnly, opts.Origins = base, base && c.Origins
+	opts.Snapshot, opts.SnapshotOnly, opts.Origins = true, base, base && c.Origins
 	fromSources, err := build.NeedsBaseSources(c.FS, dir)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (c *Chain) render(dir string, base bool) (*build.Result, error) {
 	opts.BasesFromSources = fromSources
 	for {
 		c.need = ""
-		res, err := build.Render(c.FS, dir, opts, true)
+		res, err := build.Render(c.FS, dir, opts)
 		need := c.need
 		if err == nil || need == "" {
 			return res, err

@@ -72,40 +72,6 @@ func TestParseRestrictor(t *testing.T) {
 	}
 }
 
-func TestIsRemote(t *testing.T) {
-	for _, tc := range []struct {
-		path string
-		want bool
-	}{
-		{"https://github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v1.0.6", true},
-		{"http://example.com/manifest.yaml", true},
-		{"HTTPS://EXAMPLE.COM/x.yaml", true},
-		{"git::https://github.com/org/repo.git//base", true},
-		{"git@github.com:org/repo.git//base", true},
-		{"ssh://git@github.com/org/repo.git", true},
-		{"file:///tmp/repo", true},
-		{"github.com/org/repo/base?ref=main", true},
-		{"github.com/org/repo//base", true},
-		{"gitlab.com/org/repo", true},
-		{"bitbucket.org/org/repo", true},
-		{"gh:org/repo", true},
-		{"example.com/org/repo.git//base", true},
-		{"someserver/repo?ref=v1", true},
-		{"base", false},
-		{"../base", false},
-		{"./overlays/prod", false},
-		{"deployment.yaml", false},
-		{"/abs/path/base", false},
-		{"my-github.com/base", false},
-		{"dir.git/file.yaml", false},
-		{"", false},
-	} {
-		if got := IsRemote(tc.path); got != tc.want {
-			t.Errorf("IsRemote(%q) = %v, want %v", tc.path, got, tc.want)
-		}
-	}
-}
-
 func TestNewLoader(t *testing.T) {
 	fs := memFS(t, map[string]string{
 		"/app/kustomization.yaml": "resources: []\n",

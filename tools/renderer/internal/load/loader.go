@@ -12,6 +12,8 @@ import (
 
 	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 // Restrictor says which files a kustomization may read.
@@ -157,21 +159,6 @@ func (l *Loader) Repo() string { return "" }
 // Cleanup has nothing to release.
 func (l *Loader) Cleanup() error { return nil }
 
-// IsRemote reports whether path names content on the network (a URL or a
-// git/GitHub reference) rather than a local file.
-func IsRemote(path string) bool {
-	p := strings.ToLower(path)
-	for _, prefix := range []string{
-		"http://", "https://", "git::", "git@", "ssh://", "file://",
-		"github.com/", "gitlab.com/", "bitbucket.org/", "gh:",
-	} {
-		if strings.HasPrefix(p, prefix) {
-			return true
-		}
-	}
-	return strings.Contains(p, ".git//") || strings.Contains(p, "?ref=")
-}
-
 func remoteError(path string) error {
 	return fmt.Errorf("%w: %q: builds are hermetic and never use the network; "+
 		"bring remote bases in as a local directory (vendor them) or as a Bazel external repository", ErrRemote, path)
@@ -185,7 +172,7 @@ func (l *Loader) DirPath(path string) (string, error) {
 	if path == "" {
 		return "", fmt.Errorf("new root cannot be empty")
 	}
-	if IsRemote(path) {
+	if kustref.IsRemote(path) {
 		return "", remoteError(path)
 	}
 	if filepath.IsAbs(path) {
@@ -233,7 +220,7 @@ func (l *Loader) Resolve(path string) (string, error) {
 // the one the check judged, with its links resolved, so that a link
 // swapped in after the check is not followed.
 func (l *Loader) resolve(path string) (abs, read string, err error) {
-	if IsRemote(path) {
+	if kustref.IsRemote(path) {
 		return "", "", remoteError(path)
 	}
 	written := path

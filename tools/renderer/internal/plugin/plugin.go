@@ -13,10 +13,22 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/selector"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/starlarkfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
 )
+
+// Functions is what the Starlark and exec functions of one build share: it
+// travels with the build (accumulate.Env), so that builds in one process
+// (a persistent worker) cannot see each other's.
+type Functions struct {
+	// Runtime says where functions print and how a runaway script ends krm.
+	Runtime krmfn.Runtime
+	// Declared are the executables exec functions run (krm render
+	// --function); nil runs the file an exec path names.
+	Declared *execfn.Registry
+}
 
 // BuiltinAPIVersion marks a config object as naming a builtin plugin.
 const BuiltinAPIVersion = "builtin"
@@ -82,9 +94,9 @@ func IsBuiltin(res *resource.Resource) bool {
 // function (kind StarlarkRun, package starlarkfn) or an exec KRM function
 // (config.kubernetes.io/function annotation, package execfn). A config
 // with selectors or exclude (package selector) limits the plugin to the
-// resources they select.
-func Configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
-	c, err := configure(res, h)
+// resources they select. Functions run with fns.
+func Configure(res *resource.Resource, h *resmap.PluginHelpers, fns Functions) (resmap.Configurable, error) {
+	c, err := configure(res, h, fns)
 	if err != nil {
 		return nil, err
 	}
@@ -98,10 +110,10 @@ func Configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configur
 	return c, nil
 }
 
-func configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
+func configure(res *resource.Resource, h *resmap.PluginHelpers, fns Functions) (resmap.Configurable, error) {
 	var c resmap.Configurable
 	if !IsBuiltin(res) {
-		return configureFunction(res, h)
+		return configureFunction(res, h, fns)
 	}
 	kind := res.GetKind()
 	if f, ok := generators[kind]; ok {
@@ -124,14 +136,14 @@ func configure(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configur
 // configureFunction configures a Starlark or exec function. As in
 // kustomize, functions need --enable-alpha-plugins (PluginRestrictionsNone),
 // and without --enable-exec an exec function does nothing.
-func configureFunction(res *resource.Resource, h *resmap.PluginHelpers) (resmap.Configurable, error) {
+func configureFunction(res *resource.Resource, h *resmap.PluginHelpers, fns Functions) (resmap.Configurable, error) {
 	pc := h.GeneralConfig()
 	if pc == nil || pc.PluginRestrictions != types.PluginRestrictionsNone {
 		return nil, types.NewErrOnlyBuiltinPluginsAllowed(res.OrgId().Kind)
 	}
 	var c resmap.Configurable
 	if starlarkfn.IsConfig(res) {
-		c = starlarkfn.New()
+		c = starlarkfn.New(fns.Runtime)
 	} else {
 		spec, err := execfn.FunctionSpec(res)
 		if err != nil {
@@ -143,7 +155,7 @@ func configureFunction(res *resource.Resource, h *resmap.PluginHelpers) (resmap.
 		if spec.Container.Image == "" && !pc.FnpLoadingOptions.EnableExec {
 			return skipped{}, nil
 		}
-		c = execfn.New()
+		c = execfn.New(fns.Runtime, fns.Declared)
 	}
 	// The YAML of the node itself keeps the key order the user wrote.
 	y, err := res.RNode.String()

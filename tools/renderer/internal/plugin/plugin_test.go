@@ -115,7 +115,7 @@ func TestConfigureBuiltins(t *testing.T) {
 			if !IsBuiltin(r) {
 				t.Fatalf("IsBuiltin = false for\n%s", y)
 			}
-			c, err := Configure(r, helpers(t))
+			c, err := Configure(r, helpers(t), Functions{})
 			if err != nil {
 				t.Fatalf("Configure: %v\n%s", err, y)
 			}
@@ -151,7 +151,7 @@ func TestConfigureGenerators(t *testing.T) {
 		{"apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: settings\nliterals:\n- a=b\nenvs:\n- app.env\n", "FROM_FILE: \"1\""},
 		{"apiVersion: builtin\nkind: SecretGenerator\nmetadata:\n  name: creds\nliterals:\n- password=x\n", "password: eA=="},
 	} {
-		c, err := Configure(res(t, tc.config), helpers(t))
+		c, err := Configure(res(t, tc.config), helpers(t), Functions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestConfigureGenerators(t *testing.T) {
 // PrefixSuffixTransformer is kustomize's pair of prefix and suffix
 // transformers configured from one object.
 func TestPrefixSuffixTransformer(t *testing.T) {
-	c, err := Configure(res(t, "apiVersion: builtin\nkind: PrefixSuffixTransformer\nmetadata:\n  name: ps\nprefix: p-\nsuffix: -s\nfieldSpecs:\n- path: metadata/name\n"), helpers(t))
+	c, err := Configure(res(t, "apiVersion: builtin\nkind: PrefixSuffixTransformer\nmetadata:\n  name: ps\nprefix: p-\nsuffix: -s\nfieldSpecs:\n- path: metadata/name\n"), helpers(t), Functions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestConfigureErrors(t *testing.T) {
 		{"patch without content", "apiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: x\n", "fails configuration"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Configure(res(t, tc.config), helpers(t))
+			_, err := Configure(res(t, tc.config), helpers(t), Functions{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v\nwant it to contain %q", err, tc.want)
 			}
@@ -223,7 +223,7 @@ fieldSpecs:
   create: true
 selectors:
 - kind: Service
-`), helpers(t))
+`), helpers(t), Functions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ selectors:
 		t.Errorf("labels: deployment %v, service %v", rs[0].GetLabels(), rs[1].GetLabels())
 	}
 	// A malformed selector names the plugin.
-	_, err = Configure(res(t, "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: x\nselectors: notalist\n"), helpers(t))
+	_, err = Configure(res(t, "apiVersion: builtin\nkind: LabelTransformer\nmetadata:\n  name: x\nselectors: notalist\n"), helpers(t), Functions{})
 	if err == nil || !strings.Contains(err.Error(), "plugin LabelTransformer.builtin.[noGrp]/x.[noNs]") {
 		t.Errorf("bad selectors: error = %v", err)
 	}

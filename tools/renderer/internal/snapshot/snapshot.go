@@ -227,6 +227,12 @@ func Decode(data []byte) (*Snapshot, error) {
 	if err := acc.Vars.MergeSlice(h.Vars); err != nil {
 		return nil, err
 	}
+	if h.Label != "" {
+		// Snapshots hold no paths: errors about these vars name the target.
+		for _, v := range h.Vars {
+			acc.AddVarFile(v.Name, h.Label)
+		}
+	}
 	acc.HelmUnnamespaced = h.HelmUnnamespaced
 	acc.Origins = h.Origins
 	if h.Resources < 0 {

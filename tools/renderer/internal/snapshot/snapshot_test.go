@@ -219,7 +219,7 @@ func finished(t *testing.T, acc *accumulate.Accumulation) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins)); err != nil {
+	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := emit.Prepare(acc.Resources, emit.Options{}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
 )
@@ -47,7 +48,13 @@ func resMap(t *testing.T, h *resmap.PluginHelpers, y string) resmap.ResMap {
 
 func configure(t *testing.T, h *resmap.PluginHelpers, cfg string) *Plugin {
 	t.Helper()
-	p := New()
+	return configureWith(t, h, cfg, krmfn.Runtime{})
+}
+
+// configureWith configures a function that prints through rt.
+func configureWith(t *testing.T, h *resmap.PluginHelpers, cfg string, rt krmfn.Runtime) *Plugin {
+	t.Helper()
+	p := New(rt)
 	if err := p.Config(h, []byte(cfg)); err != nil {
 		t.Fatalf("Config: %v", err)
 	}

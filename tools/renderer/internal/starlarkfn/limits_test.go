@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
@@ -34,7 +35,7 @@ func TestLimits(t *testing.T) {
 			}
 		})
 	}
-	p := New()
+	p := New(krmfn.Runtime{})
 	err := p.Config(h, []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata: {name: s}\nmaxSteps: 200000001\nsource: x = 1\n"))
 	wantErr(t, err, "maxSteps must be between 1 and 200000000, not 200000001")
 }

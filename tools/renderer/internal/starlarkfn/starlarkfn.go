@@ -72,8 +72,6 @@ package starlarkfn
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -96,9 +94,6 @@ const (
 	Kind       = "StarlarkRun"
 )
 
-// Stderr receives what scripts print.
-var Stderr io.Writer = os.Stderr
-
 // IsConfig reports whether res configures a Starlark function.
 func IsConfig(res *resource.Resource) bool {
 	return res.GetApiVersion() == APIVersion && res.GetKind() == Kind
@@ -120,6 +115,7 @@ type config struct {
 // Plugin is a configured Starlark function; it is a resmap.Generator and
 // a resmap.Transformer.
 type Plugin struct {
+	rt       krmfn.Runtime
 	h        *resmap.PluginHelpers
 	name     string
 	fnConfig *yaml.RNode
@@ -129,8 +125,9 @@ type Plugin struct {
 	maxSteps uint64
 }
 
-// New returns an unconfigured Starlark function.
-func New() *Plugin { return &Plugin{} }
+// New returns an unconfigured Starlark function of a build that prints
+// through rt.
+func New(rt krmfn.Runtime) *Plugin { return &Plugin{rt: rt} }
 
 // Config reads a StarlarkRun object (YAML, key order kept) and the script
 // it names.
@@ -230,13 +227,17 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 		cache:  map[string]*entry{},
 		budget: newBudget(p.maxSteps),
 		print: func(_ *starlark.Thread, msg string) {
-			fmt.Fprintf(Stderr, "%s: %s\n", p.name, msg)
+			fmt.Fprintf(p.rt.Output(), "%s: %s\n", p.name, msg)
 		},
 	}
 	thread := ms.thread(p.main)
 	ms.budget.start(thread, 0)
 	ms.budget.abort = func(pos, reason string) {
-		Fatal(fmt.Sprintf("Error: %s in %s: %s: %s%s\n", p.name, load.Rel(p.h.Loader().Root()), pos, reason, p.note(pos)))
+		where := fmt.Sprintf("%s in %s", p.name, load.Rel(p.h.Loader().Root()))
+		if p.rt.Where != "" {
+			where = p.rt.Where + ": " + p.name // the file that configures the function
+		}
+		p.rt.Exit(fmt.Sprintf("Error: %s: %s: %s%s\n", where, pos, reason, p.note(pos)))
 	}
 	stop := ms.budget.watch()
 	panicked, err := p.exec(thread, ctx)
@@ -279,14 +280,6 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 		outs = append(outs, krmfn.Output{Node: yaml.NewRNode(n), From: from})
 	}
 	return outs, nil
-}
-
-// Fatal prints msg and ends krm, when a script goes past its memory limit
-// inside one operation (which cannot be interrupted). A persistent worker
-// replaces it to answer its request first.
-var Fatal = func(msg string) {
-	fmt.Fprint(os.Stderr, msg)
-	os.Exit(1)
 }
 
 // exec runs the main script. A Go panic in a built-in (a string.replace

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
@@ -267,7 +268,7 @@ if VALUE != "outside":
 	}
 
 	// A missing script file gets the loader's hint.
-	p = New()
+	p = New(krmfn.Runtime{})
 	err := p.Config(helpers(t, kustDir(t), load.RootOnly, hint), []byte(`apiVersion: fn.kpt.dev/v1alpha1
 kind: StarlarkRun
 metadata: {name: missing}
@@ -320,18 +321,16 @@ func TestConfigErrors(t *testing.T) {
 		"source: x\nmaxSteps: 0\n": "maxSteps must be between 1 and 200000000, not 0",
 	}
 	for body, want := range cases {
-		err := New().Config(h, []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata: {name: c}\n"+body))
+		err := New(krmfn.Runtime{}).Config(h, []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata: {name: c}\n"+body))
 		wantErr(t, err, `StarlarkRun "c"`, want)
 	}
 }
 
 func TestPrint(t *testing.T) {
 	var buf bytes.Buffer
-	old := Stderr
-	Stderr = &buf
-	defer func() { Stderr = old }()
 	h := helpers(t, kustDir(t), load.RootOnly, nil)
-	if err := configure(t, h, inline("hello", `print("items:", len(ctx.resource_list["items"]))`)).Transform(resMap(t, h, twoResources)); err != nil {
+	rt := krmfn.Runtime{Stderr: &buf}
+	if err := configureWith(t, h, inline("hello", `print("items:", len(ctx.resource_list["items"]))`), rt).Transform(resMap(t, h, twoResources)); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); got != "StarlarkRun \"hello\": items: 2\n" {

@@ -49,7 +49,7 @@ func render(t *testing.T, dir string) ([]byte, *provenance.Manifest, filesys.Fil
 	}
 	res, err := build.Render(fs, dir, build.Options{Provenance: &provenance.Options{
 		WorkspaceRoot: "/ws", Labels: map[string]string{"/ws/base": "//base", "/ws/prod": "//prod"},
-	}}, false)
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
