@@ -58,13 +58,14 @@ krm_renders() {
   }' | sort -u
 }
 
-# consumer_module SRC DEST: a copy of the consumer module SRC (e2e/bzlmod) in DEST, its
-# local_path_override pointing at this checkout, and on machines without a registry
-# (KRM_OFFLINE=1, the default here) the lines of bazel/offline/bazel7/consumer.MODULE.bazel.
+# consumer_module SRC DEST [RULES_KRM]: a copy of the consumer module SRC (e2e/bzlmod) in
+# DEST, its local_path_override pointing at RULES_KRM (default: this checkout), and on
+# machines without a registry (KRM_OFFLINE=1, the default here) the lines of
+# bazel/offline/bazel7/consumer.MODULE.bazel.
 consumer_module() {
   mkdir -p "$2"
   (cd "$1" && tar --exclude='./bazel-*' -cf - .) | (cd "$2" && tar -xf -)
-  sed -i "s|path = \"\.\./\.\.\"|path = \"$ROOT\"|" "$2/MODULE.bazel"
+  sed -i "s|path = \"\.\./\.\.\"|path = \"${3:-$ROOT}\"|" "$2/MODULE.bazel"
   if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
     cat "$ROOT/bazel/offline/bazel7/consumer.MODULE.bazel" >>"$2/MODULE.bazel"
   fi

@@ -34,7 +34,8 @@ dc=$dir/disk-cache
 rm -rf "$dc" "$dir/kustomize" "$ws"
 mkdir -p "$dc" "$dir/kustomize"
 (cd "$ROOT" && go run ./bench/gen -out "$ws" -apps "$APPS" -seed "$SEED" -monorepo "$TEAMS")
-gazelle_workspace "$ws"
+consumer_module "$ROOT/e2e/bzlmod" "$ws"
+rm -rf "$ws/app"
 (cd "$ROOT" && scripts/gazelle-binary.sh "$dir/gazelle")
 
 now() { date +%s.%N; }

@@ -11,8 +11,8 @@
 #      is a remote cache hit), and the manifests and snapshots are byte-identical to A's;
 #   4. after a change to one base in B, exactly the render actions of the kustomizations that
 #      depend on it execute, and no other action.
-# The trees: //examples/... of this workspace, and the Gazelle e2e workspace (e2e/gazelle,
-# rules_krm as an external repository) with the trees of e2e/gazelle/testdata, whose BUILD
+# The trees: //examples/... of this workspace, and a module like e2e/bzlmod (rules_krm as
+# a bazel_dep) in e2e/gazelle with the trees of e2e/gazelle/testdata, whose BUILD
 # files checkout A generates with `bazel run //:gazelle`.
 # The expected render actions come from `bazel query`: a KrmRender per krm_kustomization
 # built or needed (the builds ask for every snapshot), a KrmManifests per one built whose
@@ -143,6 +143,10 @@ copy_checkout "$ROOT" "$ws_a"
 while IFS= read -r -d '' k; do
   printf '\n# remote-cache-test run %s\n' "$nonce" >>"$k"
 done < <(find "$ws_a" \( -name kustomization.yaml -o -name kustomization.yml -o -name Kustomization \) -print0)
+# The Gazelle e2e workspace: the consumer module e2e/bzlmod (without its app), rules_krm two
+# directories up (relative, so that B's copy uses B's checkout).
+consumer_module "$ROOT/e2e/bzlmod" "$ws_a/$gazelle_ws" ../..
+rm -rf "$ws_a/$gazelle_ws/app"
 cp -R "$ws_a/$gazelle_ws/testdata/." "$ws_a/$gazelle_ws/"
 mkdir -p "$home_b/bin"
 
