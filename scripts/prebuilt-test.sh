@@ -12,10 +12,12 @@
 #      local_path_override to A) runs `bazel test //...` (a krm_kustomization and its
 #      krm_golden_test), the release URL rewritten by a --experimental_downloader_config to a
 #      loopback HTTP server of the archives: it passes, the archive was downloaded from there,
-#      the render and golden actions run the prebuilt krm_nohelm and krm_golden, and no Go
+#      the render actions (KrmRender, KrmManifests) run the prebuilt krm_nohelm and the golden
+#      test the prebuilt krm_golden, and no Go
 #      action is in the build (the consumer compiles nothing: aquery and execution log);
-#   4. a wrong integrity in versions.bzl fails the fetch with Bazel's checksum error; a
-#      version without an entry fails with the message naming the fix.
+#   4. a wrong integrity in versions.bzl fails the fetch with Bazel's checksum error;
+#   5. the root module's krm.toolchain tag: `urls` downloads from a mirror; a `version`
+#      without an entry in versions.bzl fails with the message naming the fix.
 # Nothing is downloaded from outside (Bazel's rc of these machines points every module at
 # local copies; the downloader config blocks every other host).
 set -euo pipefail
@@ -54,7 +56,8 @@ step "source archive, twice"
 "$work/b/scripts/release.sh" --source "$VERSION" "$work/src1" >/dev/null
 "$work/b/scripts/release.sh" --source "$VERSION" "$work/src2" >/dev/null
 cmp "$work/src1/rules_krm-$VERSION.tar.gz" "$work/src2/rules_krm-$VERSION.tar.gz" || fail "the source archive differs"
-tar -tzf "$work/src1/rules_krm-$VERSION.tar.gz" | grep -qx "rules_krm-$VERSION/MODULE.bazel" ||
+tar -tzf "$work/src1/rules_krm-$VERSION.tar.gz" >"$work/src1/list"
+grep -qx "rules_krm-$VERSION/MODULE.bazel" "$work/src1/list" ||
   fail "the source archive has no rules_krm-$VERSION/MODULE.bazel"
 
 step "loopback server"
@@ -138,7 +141,7 @@ EOF
 flags=(--experimental_downloader_config="$work/downloader.cfg" --repository_cache="$work/repository-cache")
 cd "$consumer"
 "$BAZEL" clean --expunge >/dev/null 2>&1 || true
-rm -rf "$work/repository-cache"
+rm -rf "$work/repository-cache" "$work/repository-cache-mirror"
 
 step "consumer: bazel test //..."
 "$BAZEL" test //... "${flags[@]}" --execution_log_json_file="$work/exec.json" >"$work/test.log" 2>&1 ||
@@ -155,15 +158,17 @@ if grep -E '^  Mnemonic: Go' "$work/aquery.txt" >/dev/null; then
   fail "the consumer build has Go actions: $mnemonics"
 fi
 # The krm_kustomization's actions run the archive's lean renderer (the tree has no chart).
-render=$(awk '/^action .*KrmRender/ { on = 1 } on && /^  Command Line:/ { getline; print; exit }' "$work/aquery.txt")
-[[ $render == *"krm_$host/krm_nohelm"* ]] || fail "the render action does not run the prebuilt krm_nohelm: $render"
-grep -q '"mnemonic": "GoCompilePkg"' "$work/exec.json" && fail "the execution log has GoCompilePkg actions"
-grep -q '"mnemonic": "KrmRender"' "$work/exec.json" || fail "the execution log has no KrmRender action"
-grep -E -q "\"external/[^\"]*krm_$host/krm_nohelm\"" "$work/exec.json" ||
+for m in KrmRender KrmManifests; do
+  cmd=$(awk -v m="$m" '$0 == "  Mnemonic: " m { on = 1 } on && /^  Command Line:/ { print; exit }' "$work/aquery.txt")
+  [[ $cmd == *"krm_$host/krm_nohelm "* ]] || fail "$m does not run the prebuilt krm_nohelm: ${cmd:-no such action}"
+done
+grep -q '"mnemonic": "Go' "$work/exec.json" && fail "the execution log has Go actions"
+grep -q '"mnemonic": "KrmManifests"' "$work/exec.json" || fail "the execution log has no KrmManifests action"
+grep -E -q "\"commandArgs\": \[\"external/[^\"]*krm_$host/krm_nohelm\"" "$work/exec.json" ||
   fail "no action of the execution log ran the prebuilt krm_nohelm"
 # The golden test's executable is the archive's krm_golden.
 checker=$(readlink -f "$("$BAZEL" info bazel-bin "${flags[@]}" 2>/dev/null)/app_golden_test")
-[[ $checker == */krm_"$host"/krm_golden ]] || fail "the golden test does not run the prebuilt krm_golden: $checker"
+[[ $checker == *krm_"$host"/krm_golden ]] || fail "the golden test does not run the prebuilt krm_golden: $checker"
 
 step "wrong integrity"
 cp "$work/a/rules/private/versions.bzl" "$work/versions.bzl.good"
@@ -175,13 +180,33 @@ fi
 grep -q "Checksum was" "$work/bad.log" || { tail -20 "$work/bad.log" >&2 && fail "a wrong integrity failed without Bazel's checksum error"; }
 cp "$work/versions.bzl.good" "$work/a/rules/private/versions.bzl"
 
-step "a version without a release"
-sed -i "s/^    version = \"$VERSION\",$/    version = \"9.9.9\",/" "$work/a/MODULE.bazel"
-sed -i "s/version = \"$VERSION\"/version = \"9.9.9\"/" "$consumer/MODULE.bazel"
+# The root module's krm.toolchain tag: mirrors (a fresh repository cache: a download, which
+# the server logs), then a version that has no release.
+step "krm.toolchain(urls = ...)"
+mkdir -p "$work/dl/mirror/$VERSION"
+cp "$work/dl/v$VERSION/krm-$VERSION-$host.tar.gz" "$work/dl/mirror/$VERSION/$host.tgz"
+cp "$consumer/MODULE.bazel" "$work/MODULE.bazel.plain"
+cat >>"$consumer/MODULE.bazel" <<EOF
+
+krm = use_extension("@rules_krm//rules:extensions.bzl", "krm")
+krm.toolchain(urls = ["http://127.0.0.1:$port/mirror/{version}/{platform}.tgz"])
+EOF
+"$BAZEL" build //... "${flags[@]/%repository-cache/repository-cache-mirror}" >"$work/mirror.log" 2>&1 ||
+  { tail -20 "$work/mirror.log" >&2 && fail "the build with mirror URLs failed"; }
+grep -q "GET /mirror/$VERSION/$host.tgz HTTP/1.1\" 200" "$work/http.log" ||
+  fail "krm.toolchain(urls = ...) did not download from the mirror (log: $work/http.log)"
+
+step "krm.toolchain(version = ...) without a release"
+cp "$work/MODULE.bazel.plain" "$consumer/MODULE.bazel"
+cat >>"$consumer/MODULE.bazel" <<'EOF'
+
+krm = use_extension("@rules_krm//rules:extensions.bzl", "krm")
+krm.toolchain(version = "9.9.9")
+EOF
 if "$BAZEL" build //... "${flags[@]}" >"$work/missing.log" 2>&1; then
   fail "a version without a release did not fail"
 fi
-grep -q "rules_krm has no prebuilt krm \"9.9.9\" for $host" "$work/missing.log" &&
+grep -q "rules_krm has no prebuilt krm \"9.9.9\" for $host (released: $VERSION;" "$work/missing.log" &&
   grep -q 'register_toolchains("@rules_krm//rules:source_toolchain")' "$work/missing.log" ||
   { tail -20 "$work/missing.log" >&2 && fail "a version without a release failed without naming the fix"; }
 "$BAZEL" shutdown

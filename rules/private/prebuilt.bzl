@@ -43,8 +43,8 @@ def _missing_version(version, platform):
     krm = use_extension("@rules_krm//rules:extensions.bzl", "krm")
     krm.toolchain(version = "<a released version>")
 
-or build the renderer from source (needs rules_go and gazelle's go_deps overrides in your \
-MODULE.bazel, see "Toolchains" in docs/rules.md):
+or build the renderer from source (your MODULE.bazel then needs go_deps settings: \
+https://github.com/rules-krm/rules_krm/blob/main/docs/rules.md#toolchains-prebuilt-default-and-from-source):
 
     register_toolchains("@rules_krm//rules:source_toolchain")""".format(
         version = version,
