@@ -15,6 +15,7 @@
 #      the render actions (KrmRender, KrmManifests) run the prebuilt krm_nohelm and the golden
 #      test the prebuilt krm_golden, and no Go
 #      action is in the build (the consumer compiles nothing: aquery and execution log);
+#      the same passes with the Bazel 8/9 flags of .bazelrc's --config=strict;
 #   4. a wrong integrity in versions.bzl fails the fetch with Bazel's checksum error;
 #   5. the root module's krm.toolchain tag: `urls` downloads from a mirror; a `version`
 #      without an entry in versions.bzl fails with the message naming the fix.
@@ -169,6 +170,14 @@ grep -E -q "\"commandArgs\": \[\"external/[^\"]*krm_$host/krm_nohelm\"" "$work/e
 # The golden test's executable is the archive's krm_golden.
 checker=$(readlink -f "$("$BAZEL" info bazel-bin "${flags[@]}" 2>/dev/null)/app_golden_test")
 [[ $checker == *krm_"$host"/krm_golden ]] || fail "the golden test does not run the prebuilt krm_golden: $checker"
+
+# Bazel 8 and 9 behaviour (.bazelrc's --config=strict), but for
+# --incompatible_stop_exporting_language_modules, which rules_go's own go/platform/apple.bzl
+# fails under Bazel 7.7.1 (every module has rules_go's toolchains registered).
+step "consumer: bazel test //... with the flags of --config=strict"
+mapfile -t strict < <(sed -n 's/^common:strict //p' "$ROOT/.bazelrc" | grep -v -- --incompatible_stop_exporting_language_modules)
+"$BAZEL" test //... "${flags[@]}" "${strict[@]}" >"$work/strict.log" 2>&1 ||
+  { tail -40 "$work/strict.log" >&2 && fail "bazel test --config=strict in the consumer module (log: $work/strict.log)"; }
 
 step "wrong integrity"
 cp "$work/a/rules/private/versions.bzl" "$work/versions.bzl.good"

@@ -5,6 +5,13 @@ load(":providers.bzl", "KrmRendererInfo")
 # The toolchain type that rules using the renderer declare in `toolchains`.
 KRM_TOOLCHAIN_TYPE = "@rules_krm//rules:toolchain_type"
 
+# Extra arguments of the ctx.actions.run calls that run the toolchain's renderer: the
+# toolchain it comes from, so that with automatic exec groups (--incompatible_auto_exec_groups)
+# the action runs on that toolchain's execution platform (a prebuilt renderer is a source
+# file: Bazel cannot tell where it comes from). Bazel 4.2.3 has no such parameter; Bazel 6
+# added it together with config_common.toolchain_type.
+RUN_TOOLCHAIN_KWARGS = {"toolchain": KRM_TOOLCHAIN_TYPE} if hasattr(config_common, "toolchain_type") else {}
+
 def _renderer_info(ctx, attr):
     if not getattr(ctx.attr, attr):
         return None
