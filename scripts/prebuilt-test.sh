@@ -77,13 +77,13 @@ for _ in 1 2 3 4 5; do
 done
 [[ -n $port ]] || fail "no loopback HTTP server (python3 -m http.server; see $work/http.log)"
 trap 'kill "$server" 2>/dev/null || true' EXIT
+# Bazel 7 rewrites to http(s) URLs only (not file://); without a scheme the https of the
+# original would stay.
 cat >"$work/downloader.cfg" <<EOF
-rewrite github.com/rules-krm/rules_krm/releases/download/(.*) 127.0.0.1:$port/\$1
+rewrite github.com/rules-krm/rules_krm/releases/download/(.*) http://127.0.0.1:$port/\$1
 allow 127.0.0.1
 block *
 EOF
-# The rewrite keeps the scheme (https): the server is plain HTTP.
-sed -i "s|^rewrite \(.*\) 127|rewrite \1 http://127|" "$work/downloader.cfg"
 
 consumer=$work/consumer
 rm -rf "$consumer"
