@@ -1,12 +1,14 @@
 """Implementation of `krm_golden_test` and `krm_golden_update`.
 
 Both run the small Go program //rules/private/golden (no shell, so they also work where
-there is none). A rule cannot give its executable arguments in every Bazel from 4.2 on,
+there is none), which the krm toolchain supplies (`golden_checker`: built from source, or
+the prebuilt `krm_golden`). A rule cannot give its executable arguments in every Bazel from 4.2 on,
 so the program reads them from a file next to itself: `<executable>.krmgolden`.
 """
 
 load(":kustomization.bzl", "label_string")
 load(":providers.bzl", "KrmGoldenInfo", "KrmKustomizationInfo")
+load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
 
 def _rlocation(ctx, f):
     # The runfiles path of f: <repository>/<path in repository>.
@@ -19,7 +21,7 @@ def _golden_impl(ctx, mode):
     if not info.manifests:
         fail("%s is a Component: it has no manifests to compare" % label_string(info.label), attr = "kustomization")
     golden = ctx.file.golden
-    exe = _checker_exe(ctx)
+    exe, checker_runfiles = _checker_exe(ctx)
 
     # The golden's path in the source tree, for `bazel run`: only for a source file of the
     # main repository.
@@ -38,7 +40,7 @@ def _golden_impl(ctx, mode):
         "kustomization=%s\n" % label_string(info.label),
         "update=%s\n" % update_label,
     ]))
-    runfiles = ctx.runfiles(files = [exe, config, info.manifests, golden])
+    runfiles = ctx.runfiles(files = [exe, config, info.manifests, golden]).merge(checker_runfiles)
     providers = [DefaultInfo(executable = exe, files = depset([exe]), runfiles = runfiles)]
     if mode == "update" and source:
         providers.append(KrmGoldenInfo(goldens = depset([struct(
@@ -50,22 +52,23 @@ def _golden_impl(ctx, mode):
     return providers
 
 def _checker_exe(ctx):
-    # The executable is the checker itself, under this target's name.
-    checker = ctx.executable._checker
-    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if checker.extension == "exe" else ""))
-    ctx.actions.symlink(output = exe, target_file = checker, is_executable = True)
-    return exe
+    # The executable is the toolchain's checker itself, under this target's name; and the
+    # checker's runfiles.
+    checker = ctx.toolchains[KRM_TOOLCHAIN_TYPE].golden_checker
+    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if checker.executable.extension == "exe" else ""))
+    ctx.actions.symlink(output = exe, target_file = checker.executable, is_executable = True)
+    return exe, checker.runfiles
 
 def _krm_golden_update_all_impl(ctx):
     goldens = depset(transitive = [u[KrmGoldenInfo].goldens for u in ctx.attr.updates])
-    exe = _checker_exe(ctx)
+    exe, checker_runfiles = _checker_exe(ctx)
     config = ctx.actions.declare_file(ctx.label.name + ".krmgolden")
     entries = goldens.to_list()
     ctx.actions.write(config, "".join(
         ["mode=update-all\n", "update=%s\n" % label_string(ctx.label)] +
         ["entry=%s\t%s\t%s\n" % (_rlocation(ctx, g.manifests), g.source, g.kustomization) for g in entries],
     ))
-    runfiles = ctx.runfiles(files = [exe, config] + [g.manifests for g in entries])
+    runfiles = ctx.runfiles(files = [exe, config] + [g.manifests for g in entries]).merge(checker_runfiles)
     return [
         DefaultInfo(executable = exe, files = depset([exe]), runfiles = runfiles),
         KrmGoldenInfo(goldens = goldens),
@@ -82,11 +85,6 @@ _ATTRS = {
         mandatory = True,
         allow_single_file = True,
     ),
-    "_checker": attr.label(
-        default = Label("//rules/private/golden"),
-        executable = True,
-        cfg = "target",
-    ),
 }
 
 def _krm_golden_test_impl(ctx):
@@ -100,6 +98,7 @@ _krm_golden_test = rule(
     doc = "Fails when the manifests of `kustomization` differ from `golden` (the rule behind the `krm_golden_test` macro).",
     attrs = _ATTRS,
     test = True,
+    toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
 krm_golden_update = rule(
@@ -110,6 +109,7 @@ krm_golden_update = rule(
 main repository; the run writes it atomically under `$BUILD_WORKSPACE_DIRECTORY`.""",
     attrs = _ATTRS,
     executable = True,
+    toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
 def krm_golden_test(name, kustomization, golden, **kwargs):
@@ -161,13 +161,9 @@ which were updated and which were up to date.""",
             doc = "`krm_golden_update` and `krm_golden_update_all` targets.",
             providers = [KrmGoldenInfo],
         ),
-        "_checker": attr.label(
-            default = Label("//rules/private/golden"),
-            executable = True,
-            cfg = "target",
-        ),
     },
     executable = True,
+    toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
 def krm_golden_update_all(name, updates = [], **kwargs):
