@@ -58,15 +58,20 @@ krm_renders() {
   }' | sort -u
 }
 
-# consumer_module SRC DEST [RULES_KRM]: a copy of the consumer module SRC (e2e/bzlmod) in
-# DEST, its local_path_override pointing at RULES_KRM (default: this checkout), and on
-# machines without a registry (KRM_OFFLINE=1, the default here) the lines of
-# bazel/offline/bazel7/consumer.MODULE.bazel.
+# consumer_module SRC DEST [RULES_KRM [prebuilt|source]]: a copy of the consumer module SRC
+# (e2e/bzlmod) in DEST, its local_path_override pointing at RULES_KRM (default: this
+# checkout), and on machines without a registry (KRM_OFFLINE=1, the default here) the lines
+# of bazel/offline/bazel7/consumer.MODULE.bazel. With "source" (the default) the module
+# opts in to the renderer built from source (a checkout's version has no prebuilt release);
+# "prebuilt" leaves the default, for a RULES_KRM made by krm_release_copy.
 consumer_module() {
   mkdir -p "$2"
   (cd "$1" && tar --exclude='./bazel-*' -cf - .) | (cd "$2" && tar -xf -)
   sed -i "s|path = \"\.\./\.\.\"|path = \"${3:-$ROOT}\"|" "$2/MODULE.bazel"
   if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
     cat "$ROOT/bazel/offline/bazel7/consumer.MODULE.bazel" >>"$2/MODULE.bazel"
+  fi
+  if [[ ${4:-source} == source ]]; then
+    cat "$ROOT/e2e/from-source.MODULE.bazel" >>"$2/MODULE.bazel"
   fi
 }
