@@ -34,6 +34,7 @@ Usage:
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
   krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
   krm diff OLD NEW [flags] compare two rendered manifest sets object by object
+  krm validate FILE... [flags] check rendered objects against their OpenAPI schemas
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -89,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runStamp(args[1:], stderr) // stamp_cmd.go
 	case "diff":
 		return runDiff(args[1:], stdout, stderr) // diff_cmd.go
+	case "validate":
+		return runValidate(args[1:], stdout, stderr) // validate_cmd.go
 	case "version", "--version":
 		fmt.Fprintf(stdout, "krm %s (kustomize v5.8.2 compatible)\n", version)
 		return 0
@@ -108,6 +111,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "diff" {
 			diffFlags(stderr).fs.Usage()
 			return 0
+		}
+		if len(args) > 1 && args[1] == "validate" {
+			return runValidate([]string{"--help"}, stdout, stderr)
 		}
 		if len(args) > 1 && args[1] == "trace" {
 			traceFlags(stderr).fs.Usage()
