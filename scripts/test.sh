@@ -16,7 +16,7 @@ go test ./...
 # builds both once into a cache (about 10 minutes cold). List packages with such tests here.
 echo "== go test -tags apiserver (scripts/install-apiserver.sh)"
 scripts/install-apiserver.sh
-apiserver_pkgs=(./tools/testing/apiserver/...)
+apiserver_pkgs=(./tools/testing/apiserver/... ./tools/renderer/internal/validate/...)
 go vet -tags apiserver "${apiserver_pkgs[@]}"
 go test -tags apiserver "${apiserver_pkgs[@]}"
 echo "== fuzz: each target briefly (scripts/fuzz.sh)"

@@ -19,10 +19,11 @@ func TestCLIDocsListEveryFlag(t *testing.T) {
 	}
 	var sink strings.Builder
 	commands := map[string]*pflag.FlagSet{
-		"build":  buildFlags(&sink).fs,
-		"render": renderFlags(&sink).fs,
-		"trace":  traceFlags(&sink).fs,
-		"diff":   diffFlags(&sink).fs,
+		"build":    buildFlags(&sink).fs,
+		"render":   renderFlags(&sink).fs,
+		"trace":    traceFlags(&sink).fs,
+		"diff":     diffFlags(&sink).fs,
+		"validate": validateFlags(&sink).fs,
 	}
 	flagRE := regexp.MustCompile("`(?:-[a-zA-Z], )?--([a-z0-9-]+)")
 	for name, fs := range commands {

@@ -28,6 +28,7 @@ Usage:
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
   krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
   krm diff OLD NEW [flags] compare two rendered manifest sets object by object
+  krm validate FILE... [flags] check rendered objects against their OpenAPI schemas
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -52,11 +53,12 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"build":  {func(w io.Writer) *pflag.FlagSet { return buildFlags(w).fs }, runBuild},   // build_cmd.go
-	"render": {func(w io.Writer) *pflag.FlagSet { return renderFlags(w).fs }, runRender}, // render_cmd.go
-	"trace":  {func(w io.Writer) *pflag.FlagSet { return traceFlags(w).fs }, runTrace},   // trace_cmd.go
-	"stamp":  {func(w io.Writer) *pflag.FlagSet { return stampFlags(w).fs }, runStamp},   // stamp_cmd.go
-	"diff":   {func(w io.Writer) *pflag.FlagSet { return diffFlags(w).fs }, runDiff},     // diff_cmd.go
+	"build":    {func(w io.Writer) *pflag.FlagSet { return buildFlags(w).fs }, runBuild},       // build_cmd.go
+	"render":   {func(w io.Writer) *pflag.FlagSet { return renderFlags(w).fs }, runRender},     // render_cmd.go
+	"trace":    {func(w io.Writer) *pflag.FlagSet { return traceFlags(w).fs }, runTrace},       // trace_cmd.go
+	"stamp":    {func(w io.Writer) *pflag.FlagSet { return stampFlags(w).fs }, runStamp},       // stamp_cmd.go
+	"diff":     {func(w io.Writer) *pflag.FlagSet { return diffFlags(w).fs }, runDiff},         // diff_cmd.go
+	"validate": {func(w io.Writer) *pflag.FlagSet { return validateFlags(w).fs }, runValidate}, // validate_cmd.go
 }
 
 func main() { os.Exit(krm(os.Args[1:])) }

@@ -258,6 +258,10 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
+// Client returns an HTTP client that trusts the server's CA and uses no proxy; requests
+// authenticate with a header "Authorization: Bearer " + AdminToken (or LimitedToken).
+func (s *Server) Client() *http.Client { return s.client() }
+
 // client returns an HTTP client that trusts the server's CA and uses no proxy.
 func (s *Server) client() *http.Client {
 	pool := x509.NewCertPool()

@@ -1,0 +1,96 @@
+package validate
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Invalid counts the results with errors.
+func Invalid(results []Result) int {
+	n := 0
+	for _, r := range results {
+		if len(r.Errors) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteText writes one line per error, then a summary line.
+func WriteText(w io.Writer, results []Result) error {
+	var b strings.Builder
+	for _, r := range results {
+		for _, e := range r.Errors {
+			b.WriteString(e.Error())
+			b.WriteByte('\n')
+		}
+	}
+	fmt.Fprintf(&b, "%d objects, %d invalid\n", len(results), Invalid(results))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes JUnit XML: a test suite per file, a test case per object, a failure
+// listing its errors.
+func WriteJUnit(w io.Writer, results []Result) error {
+	var out junitSuites
+	index := map[string]int{}
+	for _, r := range results {
+		i, ok := index[r.File]
+		if !ok {
+			i = len(out.Suites)
+			index[r.File] = i
+			out.Suites = append(out.Suites, junitSuite{Name: r.File})
+		}
+		s := &out.Suites[i]
+		c := junitCase{Name: r.Object, ClassName: r.File}
+		if len(r.Errors) > 0 {
+			var lines []string
+			for _, e := range r.Errors {
+				lines = append(lines, e.Error())
+			}
+			c.Failure = &junitFailure{Type: "invalid",
+				Message: fmt.Sprintf("%d errors; first: %s: %s", len(r.Errors), r.Errors[0].Field, r.Errors[0].Msg),
+				Text:    strings.Join(lines, "\n")}
+			s.Failures++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	e := xml.NewEncoder(w)
+	e.Indent("", "  ")
+	if err := e.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

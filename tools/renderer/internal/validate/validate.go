@@ -1,0 +1,675 @@
+// Package validate checks Kubernetes objects against OpenAPI v3 structural schemas, as
+// `krm validate` does: built-in kinds against the schemas pinned in package schemas, custom
+// resources against the CRDs found among the objects or given apart. Unknown and duplicate
+// fields are errors, and so is a kind with no schema unless it is allowed.
+//
+// It checks what schemas say (types, formats, enums, required fields, unknown fields, the
+// x-kubernetes-* extensions); the rules the API server writes in Go (name formats, a Service's
+// ports, immutable fields) are out of its scope (docs/cli.md, "krm validate").
+package validate
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
+)
+
+// ErrUnknownVersion is returned by New for a Kubernetes version with no pinned schemas.
+var ErrUnknownVersion = errors.New("no schemas for this Kubernetes version")
+
+// GroupKind names a kind; Group is "" for the core group.
+type GroupKind struct{ Group, Kind string }
+
+func (gk GroupKind) String() string { return gk.Group + "/" + gk.Kind }
+
+// ParseGroupKind parses GROUP/KIND ("apps/Deployment"; "/ConfigMap" or "ConfigMap" for the
+// core group; KIND "*" for every kind of the group).
+func ParseGroupKind(s string) (GroupKind, error) {
+	g, k, ok := strings.Cut(s, "/")
+	if !ok {
+		g, k = "", s
+	}
+	if k == "" || strings.Contains(k, "/") {
+		return GroupKind{}, fmt.Errorf("%q: want GROUP/KIND (apps/Deployment, /ConfigMap, example.com/*)", s)
+	}
+	return GroupKind{g, k}, nil
+}
+
+// Options configure a Validator.
+type Options struct {
+	// KubernetesVersion names the pinned schemas of the built-in kinds (schemas.Default if "").
+	KubernetesVersion string
+	// AllowKinds are kinds that are valid without a schema (Kind "*": the whole group).
+	AllowKinds []GroupKind
+}
+
+// Validator checks objects. Make one with New, add CRDs with AddCRDs, then call Validate.
+type Validator struct {
+	version string
+	allow   map[GroupKind]bool
+	builtin map[string]map[string]*Schema // group-version → kind → schema, loaded on demand
+	meta    *Schema                       // ObjectMeta, for custom resources and embedded objects
+	crds    map[GroupKind]*crd
+}
+
+// crd is the schemas of one CRD's versions.
+type crd struct {
+	source   string // where it was read, for messages
+	versions map[string]*Schema
+}
+
+// New returns a Validator of the built-in kinds of opts.KubernetesVersion.
+func New(opts Options) (*Validator, error) {
+	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
+		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}}
+	if v.version == "" {
+		v.version = schemas.Default
+	}
+	if !schemas.Has(v.version) {
+		return nil, fmt.Errorf("%w: %s (pinned: %s)", ErrUnknownVersion, v.version, strings.Join(schemas.Versions(), ", "))
+	}
+	for _, gk := range opts.AllowKinds {
+		v.allow[gk] = true
+	}
+	core, err := v.groupVersion("v1")
+	if err != nil {
+		return nil, err
+	}
+	v.meta = core["\x00ObjectMeta"]
+	if v.meta == nil {
+		return nil, fmt.Errorf("schemas %s: no ObjectMeta in api/v1", v.version)
+	}
+	return v, nil
+}
+
+// groupVersion returns the built-in kinds of a group-version (nil when it has none), reading
+// its document the first time.
+func (v *Validator) groupVersion(gv string) (map[string]*Schema, error) {
+	if kinds, ok := v.builtin[gv]; ok {
+		return kinds, nil
+	}
+	doc, err := schemas.Document(v.version, gv)
+	if errors.Is(err, fs.ErrNotExist) {
+		v.builtin[gv] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var d struct {
+		Components struct {
+			Schemas map[string]map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, fmt.Errorf("schemas %s %s: %w", v.version, gv, err)
+	}
+	c := &converter{builtin: true, refs: map[string]*Schema{}}
+	names := make([]string, 0, len(d.Components.Schemas))
+	for name := range d.Components.Schemas {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	kinds := map[string]*Schema{}
+	for _, name := range names {
+		m := d.Components.Schemas[name]
+		s, err := c.convert(m)
+		if err != nil {
+			return nil, fmt.Errorf("schemas %s %s: %s: %w", v.version, gv, name, err)
+		}
+		if name == "io.k8s.apimachinery.pkg.api.resource.Quantity" {
+			s.Format = "quantity"
+		}
+		c.refs[name] = s
+		if strings.HasSuffix(name, ".meta.v1.ObjectMeta") {
+			kinds["\x00ObjectMeta"] = s
+		}
+		for _, g := range asSlice(m["x-kubernetes-group-version-kind"]) {
+			g, _ := g.(map[string]any)
+			group, _ := g["group"].(string)
+			version, _ := g["version"].(string)
+			if joinGV(group, version) == gv {
+				kinds[fmt.Sprint(g["kind"])] = s
+			}
+		}
+	}
+	if err := c.resolve(); err != nil {
+		return nil, fmt.Errorf("schemas %s %s: %w", v.version, gv, err)
+	}
+	v.builtin[gv] = kinds
+	return kinds, nil
+}
+
+func joinGV(group, version string) string {
+	if group == "" {
+		return version
+	}
+	return group + "/" + version
+}
+
+// Object is one object to check, with where it was read.
+type Object struct {
+	Node *yaml.Node // a mapping
+	File string
+}
+
+// Error is one reason an object is invalid.
+type Error struct {
+	File   string // the file the object was read from
+	Line   int    // the line of the field in File (0: unknown)
+	Object string // KIND/NAMESPACE/NAME or KIND/NAME
+	Field  string // the field path, as the API server writes it: spec.containers[0].name
+	Msg    string // what was expected
+	// Origin is the source file the object came from, and Changed the transformers that last
+	// changed it, from its provenance annotations (krm build --provenance); "" without.
+	Origin, Changed string
+}
+
+func (e Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Object)
+	if e.Field != "" {
+		b.WriteString(": " + e.Field)
+	}
+	b.WriteString(": " + e.Msg)
+	if e.Origin != "" {
+		b.WriteString(" (from " + e.Origin)
+		if e.Changed != "" {
+			b.WriteString(", last changed by " + e.Changed)
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Result is the outcome for one object.
+type Result struct {
+	Object string // KIND/NAMESPACE/NAME
+	File   string
+	Line   int
+	Errors []Error
+}
+
+// AddCRDs learns the schemas of the CustomResourceDefinitions (apiextensions.k8s.io/v1) among
+// objs; other objects are ignored. A CRD seen twice: the later one wins.
+func (v *Validator) AddCRDs(objs []Object) error {
+	for _, o := range objs {
+		if str(o.Node, "apiVersion") != "apiextensions.k8s.io/v1" || str(o.Node, "kind") != "CustomResourceDefinition" {
+			continue
+		}
+		var m map[string]any
+		if err := o.Node.Decode(&m); err != nil {
+			return fmt.Errorf("%s: CustomResourceDefinition %s: %w", o.File, objectName(o.Node), err)
+		}
+		spec, _ := m["spec"].(map[string]any)
+		names, _ := spec["names"].(map[string]any)
+		group, _ := spec["group"].(string)
+		kind, _ := names["kind"].(string)
+		if kind == "" {
+			continue // an invalid CRD: its own validation says so
+		}
+		c := &crd{source: o.File, versions: map[string]*Schema{}}
+		for _, ver := range asSlice(spec["versions"]) {
+			ver, _ := ver.(map[string]any)
+			name, _ := ver["name"].(string)
+			if served, ok := ver["served"].(bool); ok && !served {
+				continue
+			}
+			sch, _ := ver["schema"].(map[string]any)
+			root, _ := sch["openAPIV3Schema"].(map[string]any)
+			if root == nil {
+				root = map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+			}
+			s, err := (&converter{}).convert(normalizeNumbers(root).(map[string]any))
+			if err != nil {
+				return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), name, err)
+			}
+			c.versions[name] = s
+		}
+		v.crds[GroupKind{group, kind}] = c
+	}
+	return nil
+}
+
+// normalizeNumbers turns the integers yaml decodes into int into float64, as encoding/json
+// would, so that enums print alike.
+func normalizeNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			t[k] = normalizeNumbers(c)
+		}
+	case []any:
+		for i, c := range t {
+			t[i] = normalizeNumbers(c)
+		}
+	case int:
+		return float64(t)
+	}
+	return v
+}
+
+// Validate checks each object; the results are in the objects' order.
+func (v *Validator) Validate(objs []Object) []Result {
+	out := make([]Result, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, v.validateOne(o))
+	}
+	return out
+}
+
+func (v *Validator) validateOne(o Object) Result {
+	w := &walker{v: v, file: o.File, id: objectName(o.Node)}
+	w.origin, w.changed = provenanceOf(o.Node)
+	res := Result{Object: w.id, File: o.File, Line: o.Node.Line}
+	w.top(o.Node)
+	res.Errors = w.errs
+	return res
+}
+
+// walker checks one object.
+type walker struct {
+	v               *Validator
+	file, id        string
+	origin, changed string
+	errs            []Error
+}
+
+func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	w.errs = append(w.errs, Error{File: w.file, Line: line, Object: w.id, Field: path,
+		Msg: fmt.Sprintf(format, args...), Origin: w.origin, Changed: w.changed})
+}
+
+func (w *walker) top(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		w.fail(n, "", "an object must be a mapping")
+		return
+	}
+	apiVersion, kind := str(n, "apiVersion"), str(n, "kind")
+	if apiVersion == "" || kind == "" {
+		w.fail(n, "", "apiVersion and kind are required")
+		return
+	}
+	group, version := "", apiVersion
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		group, version = apiVersion[:i], apiVersion[i+1:]
+	}
+	gk := GroupKind{group, kind}
+	if c, ok := w.v.crds[gk]; ok {
+		s, ok := c.versions[version]
+		if !ok {
+			w.fail(n, "apiVersion", "the CustomResourceDefinition of %s (%s) serves no version %s", gk, c.source, version)
+			return
+		}
+		w.resource(n, s, "")
+		return
+	}
+	kinds, err := w.v.groupVersion(apiVersion)
+	if err != nil {
+		w.fail(n, "", "%v", err)
+		return
+	}
+	if s := kinds[kind]; s != nil {
+		w.object(n, s, "")
+		w.name(n)
+		return
+	}
+	if w.v.allow[gk] || w.v.allow[GroupKind{group, "*"}] {
+		return
+	}
+	w.fail(n, "", "no schema for %s %s: add its CustomResourceDefinition (--crd FILE) or allow the kind (--allow-kind %s)", apiVersion, kind, gk)
+}
+
+// resource checks a custom resource or an embedded object: apiVersion, kind and metadata as
+// the API server checks them, the other fields against s.
+func (w *walker) resource(n *yaml.Node, s *Schema, path string) {
+	for _, f := range []string{"apiVersion", "kind"} {
+		if v := field(n, f); v == nil || isNull(v) {
+			w.fail(n, join(path, f), "Required value")
+		} else {
+			w.value(v, &Schema{Types: []string{"string"}}, join(path, f))
+		}
+	}
+	if m := field(n, "metadata"); m != nil {
+		w.value(m, w.v.meta, join(path, "metadata"))
+	}
+	rest := *s
+	rest.Embedded = false
+	rest.Properties = map[string]*Schema{}
+	for k, p := range s.Properties {
+		rest.Properties[k] = p
+	}
+	skip := &Schema{AnyFields: true}
+	for _, f := range []string{"apiVersion", "kind", "metadata"} {
+		rest.Properties[f] = skip
+	}
+	w.object(n, &rest, path)
+	if path == "" {
+		w.name(n)
+	}
+}
+
+// name checks that a top-level object has a name (or generateName).
+func (w *walker) name(n *yaml.Node) {
+	m := field(n, "metadata")
+	if m == nil || (str(m, "name") == "" && str(m, "generateName") == "") {
+		w.fail(n, "metadata.name", "Required value: name or generateName is required")
+	}
+}
+
+func (w *walker) value(n *yaml.Node, s *Schema, path string) {
+	if isNull(n) {
+		return // null where not nullable: dropped before validation, as absent
+	}
+	got := jsonType(n)
+	if !typeAllowed(s.Types, got, n) {
+		w.fail(n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, shown(n))
+		return
+	}
+	switch got {
+	case "object":
+		if s.Embedded {
+			w.resource(n, s, path)
+			return
+		}
+		w.object(n, s, path)
+	case "array":
+		w.array(n, s, path)
+	default:
+		w.scalar(n, s, path, got)
+	}
+}
+
+func (w *walker) object(n *yaml.Node, s *Schema, path string) {
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		p := join(path, k.Value)
+		if seen[k.Value] {
+			w.fail(k, p, "duplicate field %q", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		if ps := s.Properties[k.Value]; ps != nil {
+			w.value(val, ps, p)
+			continue
+		}
+		if s.Additional != nil {
+			w.value(val, s.Additional, path+"["+k.Value+"]")
+			continue
+		}
+		if s.AnyFields {
+			w.duplicates(val, p)
+			continue
+		}
+		w.fail(k, p, "unknown field %q", p)
+	}
+	for _, r := range s.Required {
+		if v := field(n, r); v == nil || (isNull(v) && !s.Properties[r].nullable()) {
+			w.fail(n, join(path, r), "Required value")
+		}
+	}
+}
+
+func (s *Schema) nullable() bool { return s != nil && s.Nullable }
+
+// duplicates reports the duplicate fields of a subtree no schema describes.
+func (w *walker) duplicates(n *yaml.Node, path string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := make(map[string]bool, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			p := join(path, k.Value)
+			if seen[k.Value] {
+				w.fail(k, p, "duplicate field %q", k.Value)
+			}
+			seen[k.Value] = true
+			w.duplicates(n.Content[i+1], p)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			w.duplicates(c, fmt.Sprintf("%s[%d]", path, i))
+		}
+	}
+}
+
+func (w *walker) array(n *yaml.Node, s *Schema, path string) {
+	items := s.Items
+	if items == nil {
+		items = &Schema{AnyFields: true}
+	}
+	seen := map[string]int{}
+	for i, c := range n.Content {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		w.value(c, items, p)
+		if !s.CheckLists {
+			continue
+		}
+		var key string
+		switch s.ListType {
+		case "set":
+			key = scalarKey(c)
+		case "map":
+			if c.Kind != yaml.MappingNode {
+				continue
+			}
+			var parts []string
+			for _, k := range s.MapKeys {
+				if v := field(c, k); v != nil {
+					parts = append(parts, k+"="+scalarKey(v))
+				}
+			}
+			key = strings.Join(parts, ",")
+		default:
+			continue
+		}
+		if j, dup := seen[key]; dup {
+			w.fail(c, p, "Duplicate value: the same as %s[%d] (x-kubernetes-list-type: %s)", path, j, s.ListType)
+		} else {
+			seen[key] = i
+		}
+	}
+}
+
+var quantityRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$`)
+
+func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
+	if len(s.Enum) > 0 {
+		ok := false
+		for _, e := range s.Enum {
+			if e == n.Value {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			w.fail(n, path, "Unsupported value: %q: supported values: %s", n.Value, quoteAll(s.Enum))
+			return
+		}
+	}
+	switch {
+	case s.Format == "int32" && got == "integer":
+		if i, err := strconv.ParseInt(n.Value, 0, 64); err != nil || i < math.MinInt32 || i > math.MaxInt32 {
+			w.fail(n, path, "Invalid value: %s is out of the range of int32", n.Value)
+		}
+	case s.Format == "date-time" && got == "string":
+		if _, err := time.Parse(time.RFC3339, n.Value); err != nil {
+			w.fail(n, path, "Invalid value: %q is not a date-time (RFC 3339)", n.Value)
+		}
+	case s.Format == "byte" && got == "string":
+		if _, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(n.Value)); err != nil {
+			w.fail(n, path, "Invalid value: not base64 (format byte)")
+		}
+	case s.Format == "quantity" && got == "string":
+		if !quantityRE.MatchString(strings.TrimSpace(n.Value)) {
+			w.fail(n, path, "Invalid value: %q: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", n.Value)
+		}
+	}
+}
+
+// jsonType is the JSON type of a node as kyaml reads it.
+func jsonType(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "object"
+	case yaml.SequenceNode:
+		return "array"
+	}
+	switch n.ShortTag() {
+	case "!!int":
+		return "integer"
+	case "!!float":
+		return "number"
+	case "!!bool":
+		return "boolean"
+	case "!!null":
+		return "null"
+	}
+	return "string"
+}
+
+func typeAllowed(types []string, got string, n *yaml.Node) bool {
+	if len(types) == 0 {
+		return true
+	}
+	for _, t := range types {
+		switch {
+		case t == got, t == "number" && got == "integer":
+			return true
+		case t == "integer" && got == "number":
+			// 2.0 becomes the JSON number 2
+			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == math.Trunc(f) && !math.IsInf(f, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+func shown(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	v := n.Value
+	if len(v) > 40 {
+		v = v[:40] + "..."
+	}
+	return fmt.Sprintf(" %q", v)
+}
+
+func scalarKey(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return jsonType(n) + ":" + n.Value
+	}
+	b, _ := yaml.Marshal(n)
+	return string(b)
+}
+
+func quoteAll(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+func join(path, f string) string {
+	if path == "" {
+		return f
+	}
+	return path + "." + f
+}
+
+// field returns the value of the first key f of a mapping, or nil.
+func field(n *yaml.Node, f string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == f {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// str returns the string value of field f of a mapping, or "".
+func str(n *yaml.Node, f string) string {
+	if v := field(n, f); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+		return v.Value
+	}
+	return ""
+}
+
+// objectName is KIND/NAMESPACE/NAME (KIND/NAME without a namespace).
+func objectName(n *yaml.Node) string {
+	kind := str(n, "kind")
+	if kind == "" {
+		kind = "(no kind)"
+	}
+	m := field(n, "metadata")
+	name := str(m, "name")
+	if name == "" {
+		name = "(no name)"
+	}
+	if ns := str(m, "namespace"); ns != "" {
+		return kind + "/" + ns + "/" + name
+	}
+	return kind + "/" + name
+}
+
+// The provenance annotations krm build --provenance writes (docs/provenance.md).
+const (
+	originAnnotation       = "provenance.rules-krm.dev/origin"
+	transformersAnnotation = "provenance.rules-krm.dev/transformers"
+)
+
+// provenanceOf returns the origin file (or generator) and the last transformers that changed
+// the object, from its provenance annotations.
+func provenanceOf(n *yaml.Node) (origin, changed string) {
+	ann := field(field(n, "metadata"), "annotations")
+	var o struct {
+		Path, Generator, ConfiguredIn string
+	}
+	if raw := str(ann, originAnnotation); raw != "" && json.Unmarshal([]byte(raw), &o) == nil {
+		origin = o.Path
+		if origin == "" && o.Generator != "" {
+			origin = o.Generator + " in " + o.ConfiguredIn
+		}
+	}
+	var ts []struct {
+		ConfiguredIn string
+		Kinds        []string
+	}
+	if raw := str(ann, transformersAnnotation); raw != "" && json.Unmarshal([]byte(raw), &ts) == nil && len(ts) > 0 {
+		last := ts[len(ts)-1]
+		changed = strings.Join(last.Kinds, ", ") + " in " + last.ConfiguredIn
+	}
+	return origin, changed
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestValidateCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: v}\n")
+	bad := write("bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: v}\ndat: {}\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n")
+	crd := write("crd.yaml", `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`)
+	alias := write("alias.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: a}\n")
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{good}, 0, "1 objects, 0 invalid", ""},
+		{[]string{bad}, 1, `bad.yaml:5: ConfigMap/a: dat: unknown field "dat"`, ""},
+		{[]string{bad}, 1, "bad.yaml:7: Widget/w: no schema for example.com/v1 Widget", ""},
+		{[]string{"--crd", crd, "--allow-kind", "nothing/Else", good}, 0, "1 objects, 0 invalid", ""},
+		{[]string{"--crd", crd, bad}, 1, "2 objects, 1 invalid", ""},
+		{[]string{"--allow-kind", "example.com/Widget", "-o", "junit", bad}, 1, `<testcase name="Widget/w"`, ""},
+		{[]string{"-o", "junit", bad}, 1, `<failure message="1 errors; first: dat: unknown field`, ""},
+		{[]string{alias}, 2, "", "alias.yaml: document 1: invalid input: line 3: YAML anchors and aliases"},
+		{[]string{"--kubernetes-version", "v1.2", good}, 2, "", "no schemas for this Kubernetes version: v1.2 (pinned: v1.37)"},
+		{[]string{"-o", "xml", good}, 2, "", `--output "xml": want text or junit`},
+		{nil, 2, "", "krm validate needs files or directories"},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(append([]string{"validate"}, c.args...), streams{stdout: &stdout, stderr: &stderr})
+		if code != c.code || !strings.Contains(stdout.String(), c.stdout) || !strings.Contains(stderr.String(), c.stderr) {
+			t.Errorf("krm validate %q: exit %d, want %d\nstdout:\n%s\nstderr:\n%s\nwant stdout %q, stderr %q",
+				c.args, code, c.code, stdout.String(), stderr.String(), c.stdout, c.stderr)
+		}
+	}
+}
