@@ -56,8 +56,10 @@ func ParseApplySet(spec, namespace string) (*ApplySet, error) {
 
 // ID is the ApplySet's id: applyset-<base64url(sha256(NAME.NAMESPACE.KIND.GROUP))>-v1, the
 // value of the parent's IDLabel and of each member's PartOfLabel.
-func (a ApplySet) ID() string {
-	sum := sha256.Sum256([]byte(a.Name + "." + a.Namespace + "." + a.Kind + "."))
+func (a ApplySet) ID() string { return applySetID(a.Name, a.Namespace, a.Kind, "") }
+
+func applySetID(name, namespace, kind, group string) string {
+	sum := sha256.Sum256([]byte(name + "." + namespace + "." + kind + "." + group))
 	return "applyset-" + base64.RawURLEncoding.EncodeToString(sum[:]) + "-v1"
 }
 
