@@ -23,6 +23,8 @@ func TestCLIDocsListEveryFlag(t *testing.T) {
 		"render": renderFlags(&sink).fs,
 		"trace":  traceFlags(&sink).fs,
 		"diff":   diffFlags(&sink).fs,
+		"apply":  applyFlags(&sink).fs,
+		"delete": deleteFlags(&sink).fs,
 	}
 	flagRE := regexp.MustCompile("`(?:-[a-zA-Z], )?--([a-z0-9-]+)")
 	for name, fs := range commands {

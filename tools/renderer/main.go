@@ -34,6 +34,9 @@ Usage:
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
   krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
   krm diff OLD NEW [flags] compare two rendered manifest sets object by object
+                          (--cluster MANIFESTS: with the live objects of a cluster)
+  krm apply MANIFESTS [flags]  server-side apply to a cluster (--prune with an ApplySet)
+  krm delete MANIFESTS [flags] delete the manifests' objects from a cluster
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -89,6 +92,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runStamp(args[1:], stderr) // stamp_cmd.go
 	case "diff":
 		return runDiff(args[1:], stdout, stderr) // diff_cmd.go
+	case "apply":
+		return runApply(args[1:], stdout, stderr) // apply_cmd.go
+	case "delete":
+		return runDelete(args[1:], stdout, stderr) // delete_cmd.go
 	case "version", "--version":
 		fmt.Fprintf(stdout, "krm %s (kustomize v5.8.2 compatible)\n", version)
 		return 0
@@ -107,6 +114,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "diff" {
 			diffFlags(stderr).fs.Usage()
+			return 0
+		}
+		if len(args) > 1 && args[1] == "apply" {
+			applyFlags(stderr).fs.Usage()
+			return 0
+		}
+		if len(args) > 1 && args[1] == "delete" {
+			deleteFlags(stderr).fs.Usage()
 			return 0
 		}
 		if len(args) > 1 && args[1] == "trace" {
