@@ -16,9 +16,10 @@ go test ./...
 # builds both once into a cache (about 10 minutes cold). List packages with such tests here.
 echo "== go test -tags apiserver (scripts/install-apiserver.sh)"
 scripts/install-apiserver.sh
-apiserver_pkgs=(./tools/testing/apiserver/... ./tools/renderer/internal/validate/...)
+apiserver_pkgs=(./tools/testing/apiserver/... ./tools/renderer/internal/validate/... ./tools/renderer/internal/cluster/...)
 go vet -tags apiserver "${apiserver_pkgs[@]}"
 go test -tags apiserver "${apiserver_pkgs[@]}"
+go test -tags apiserver -run TestClusterCommands ./tools/renderer # krm apply/delete/diff --cluster end to end
 echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"

@@ -11,6 +11,7 @@ import (
 )
 
 const diffUsage = `Usage: krm diff OLD NEW [flags]
+       krm diff --cluster MANIFESTS... [flags]
 
 Compares two rendered manifest sets object by object (keyed by group, kind,
 namespace and name): two YAML streams, or two directories (such as two
@@ -21,6 +22,11 @@ multi-line strings get a line diff; a generated ConfigMap or Secret whose
 hash suffix changed is one renamed object, with the references that follow
 the rename folded under it; Secret values are never printed.
 
+With --cluster, compares the live objects of a cluster with what
+'krm apply MANIFESTS' would make of them (a server-side dry-run apply of each),
+showing only the fields the apply sets: no server bookkeeping, status,
+defaults or fields of other field managers.
+
 Exit status, as diff's: 0 no differences, 1 differences, 2 an error
 (unreadable or malformed input, named in the message).
 
@@ -30,6 +36,7 @@ Flags:
 type diffOptions struct {
 	output, color string
 	maxBytes      int
+	live          liveDiffFlags // diff_cluster.go
 	fs            *pflag.FlagSet
 }
 
@@ -38,6 +45,7 @@ func diffFlags(stderr io.Writer) *diffOptions {
 	o.fs.StringVarP(&o.output, "output", "o", "text", "text, markdown (a pull-request comment) or json (schema in docs/cli.md)")
 	o.fs.StringVar(&o.color, "color", "auto", "text output in colour: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	o.fs.IntVar(&o.maxBytes, "max-bytes", 60000, "markdown: cut the output to about this many bytes, saying what was left out")
+	o.live.register(o.fs)
 	return o
 }
 
@@ -47,8 +55,8 @@ func runDiff(args []string, s streams) int {
 	if code, ok := parseFlags(o.fs, args, stderr); !ok {
 		return code
 	}
-	if o.fs.NArg() != 2 {
-		fmt.Fprintln(stderr, "Error: krm diff needs OLD and NEW (see krm help diff)")
+	if o.fs.NArg() != 2 && !o.live.enabled {
+		fmt.Fprintln(stderr, "Error: krm diff needs OLD and NEW, or --cluster and MANIFESTS (see krm help diff)")
 		return 2
 	}
 	color, err := useColor(o.color, stdout)
@@ -60,7 +68,12 @@ func runDiff(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: --output %q: want text, markdown or json\n", o.output)
 		return 2
 	}
-	r, err := rdiff.Paths(o.fs.Arg(0), o.fs.Arg(1))
+	var r *rdiff.Report
+	if o.live.enabled {
+		r, err = o.live.report(o.fs, stderr)
+	} else {
+		r, err = rdiff.Paths(o.fs.Arg(0), o.fs.Arg(1))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2

@@ -28,7 +28,10 @@ Usage:
   krm trace OBJECT [flags] show where an object came from, using a provenance manifest
   krm stamp FILE [flags]  put Bazel's workspace status into rendered manifests (--stamp)
   krm diff OLD NEW [flags] compare two rendered manifest sets object by object
+                          (--cluster MANIFESTS: with the live objects of a cluster)
   krm validate FILE... [flags] check rendered objects against their OpenAPI schemas
+  krm apply MANIFESTS [flags]  server-side apply to a cluster (--prune with an ApplySet)
+  krm delete MANIFESTS [flags] delete the manifests' objects from a cluster
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -59,6 +62,8 @@ var commands = map[string]command{
 	"stamp":    {func(w io.Writer) *pflag.FlagSet { return stampFlags(w).fs }, runStamp},       // stamp_cmd.go
 	"diff":     {func(w io.Writer) *pflag.FlagSet { return diffFlags(w).fs }, runDiff},         // diff_cmd.go
 	"validate": {func(w io.Writer) *pflag.FlagSet { return validateFlags(w).fs }, runValidate}, // validate_cmd.go
+	"apply":    {func(w io.Writer) *pflag.FlagSet { return applyFlags(w).fs }, runApply},       // apply_cmd.go
+	"delete":   {func(w io.Writer) *pflag.FlagSet { return deleteFlags(w).fs }, runDelete},     // delete_cmd.go
 }
 
 func main() { os.Exit(krm(os.Args[1:])) }

@@ -9,13 +9,7 @@ import (
 
 func TestStampCommand(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, content string) string { return writeTemp(t, dir, name, content) }
 	in := write("in.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels:\n    commit: '{STABLE_GIT_COMMIT}'\n  name: c\n")
 	stable := write("stable-status.txt", "STABLE_GIT_COMMIT abc123\nBUILD_HOST h\n")
 	volatile := write("volatile-status.txt", "BUILD_TIMESTAMP 1700000000\n")
@@ -46,4 +40,14 @@ func TestStampCommand(t *testing.T) {
 	if code, _, _ := runCLI("stamp", in); code != 2 {
 		t.Errorf("krm stamp without -o: exit %d, want 2", code)
 	}
+}
+
+// writeTemp writes a test file into dir and returns its path.
+func writeTemp(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

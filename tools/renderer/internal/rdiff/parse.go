@@ -74,6 +74,71 @@ type object struct {
 
 // readFile reads and parses one input file, refusing files past the bounds.
 func readFile(path string) ([]object, error) {
+	data, err := ReadBounded(path)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return objs, nil
+}
+
+// parse reads a YAML stream (a List's items count as its objects) into
+// objects, checking the bounds before anything walks the nodes.
+func parse(data []byte) ([]object, error) {
+	nodes, err := Nodes(data)
+	if err != nil {
+		return nil, err
+	}
+	var objs []object
+	seen := map[ID]bool{}
+	for i, n := range nodes {
+		o, err := newObject(yaml.NewRNode(n))
+		if err != nil {
+			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+		}
+		if seen[o.id] {
+			return nil, fmt.Errorf("%w: %s appears twice", ErrMalformed, o.id)
+		}
+		seen[o.id] = true
+		objs = append(objs, o)
+	}
+	return objs, nil
+}
+
+// Nodes parses a YAML stream into its documents' mappings within the bounds
+// of krm diff's inputs (MaxNodes, MaxDepth, no aliases), checked before
+// anything walks the nodes: for any YAML read from outside the build
+// (manifests to apply, kubeconfigs). Errors wrap ErrMalformed.
+func Nodes(data []byte) ([]*yaml.Node, error) {
+	// kio does not expand aliases unless asked (AnchorsAweigh), so a bomb
+	// stays small until check refuses it.
+	rns, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	budget := MaxNodes
+	nodes := make([]*yaml.Node, 0, len(rns))
+	for i, rn := range rns {
+		n := rn.YNode()
+		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+			n = n.Content[0]
+		}
+		if err := check(n, 0, &budget); err != nil {
+			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+		}
+		if n.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("%w: object %d is not a mapping", ErrMalformed, i+1)
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes, nil
+}
+
+// ReadBounded reads a file of at most MaxFileBytes.
+func ReadBounded(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -86,47 +151,7 @@ func readFile(path string) ([]object, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrMalformed, MaxFileBytes)
 	}
-	objs, err := parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return objs, nil
-}
-
-// parse reads a YAML stream (a List's items count as its objects) into
-// objects, checking the bounds before anything walks the nodes.
-func parse(data []byte) ([]object, error) {
-	// kio does not expand aliases unless asked (AnchorsAweigh), so a bomb
-	// stays small until check refuses it.
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	budget := MaxNodes
-	var objs []object
-	seen := map[ID]bool{}
-	for i, rn := range nodes {
-		n := rn.YNode()
-		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-			n = n.Content[0]
-		}
-		if err := check(n, 0, &budget); err != nil {
-			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
-		}
-		if n.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%w: object %d is not a mapping", ErrMalformed, i+1)
-		}
-		o, err := newObject(yaml.NewRNode(n))
-		if err != nil {
-			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
-		}
-		if seen[o.id] {
-			return nil, fmt.Errorf("%w: %s appears twice", ErrMalformed, o.id)
-		}
-		seen[o.id] = true
-		objs = append(objs, o)
-	}
-	return objs, nil
+	return data, nil
 }
 
 // check refuses aliases (rendered manifests have none; expanding them is

@@ -140,11 +140,25 @@ func Paths(oldPath, newPath string) (*Report, error) {
 	default:
 		return nil, fmt.Errorf("%s and %s: compare two files or two directories", oldPath, newPath)
 	}
-	for _, f := range r.Files {
-		r.Added += f.Added
-		r.Removed += f.Removed
-		r.Changed += f.Changed
+	r.total()
+	return r, nil
+}
+
+// Streams compares two YAML streams held in memory (such as live objects
+// and what an apply would make of them), named oldName and newName in the
+// report, as one file pair.
+func Streams(oldName, newName string, oldData, newData []byte) (*Report, error) {
+	oldObjs, err := parse(oldData)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", oldName, err)
 	}
+	newObjs, err := parse(newData)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", newName, err)
+	}
+	r := &Report{Version: 1, Old: oldName, New: newName, Files: []File{}}
+	r.addObjects("", Changed, oldObjs, newObjs)
+	r.total()
 	return r, nil
 }
 
@@ -229,20 +243,36 @@ func (r *Report) addPair(rel, oldPath, newPath string) error {
 			return err
 		}
 	}
-	f := File{Path: rel, Status: Changed, Objects: compare(oldObjs, newObjs)}
+	status := Changed
 	switch {
 	case oldPath == "":
-		f.Status = Added
+		status = Added
 	case newPath == "":
-		f.Status = Removed
+		status = Removed
 	}
+	r.addObjects(rel, status, oldObjs, newObjs)
+	return nil
+}
+
+// addObjects adds the differences of one file pair, if any.
+func (r *Report) addObjects(rel, status string, oldObjs, newObjs []object) {
+	f := File{Path: rel, Status: status, Objects: compare(oldObjs, newObjs)}
 	for _, o := range f.Objects {
 		f.add(o.Change)
 	}
 	if len(f.Objects) > 0 {
 		r.Files = append(r.Files, f)
 	}
-	return nil
+}
+
+// total sets the report's counts from its files'.
+func (r *Report) total() {
+	r.Counts = Counts{}
+	for _, f := range r.Files {
+		r.Added += f.Added
+		r.Removed += f.Removed
+		r.Changed += f.Changed
+	}
 }
 
 // hashSuffix is kustomize's name hash: a dash and ten characters of its

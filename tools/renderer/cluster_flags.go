@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+)
+
+// clusterFlags are the flags of the commands that talk to an API server (apply, delete,
+// diff --cluster): which kubeconfig and context, and for the writing commands the contexts
+// they may use without --context.
+type clusterFlags struct {
+	kubeconfig, context  string
+	allowed              []string
+	applyset, applysetNS string
+	fs                   *pflag.FlagSet
+}
+
+func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
+	c.fs = fs
+	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: $KUBECONFIG, a list of files, else ~/.kube/config)")
+	fs.StringVar(&c.context, "context", "", "the kubeconfig context (default: its current context)")
+	if writes {
+		fs.StringArrayVar(&c.allowed, "allowed-context", nil, "a context this command may use without --context (repeatable; default: $"+cluster.AllowedContextsEnv+", comma-separated); with a list, only its contexts")
+	}
+	fs.StringVar(&c.applyset, "applyset", "", "the ApplySet tracking the objects: its parent Secret NAME (or secrets/NAME, configmaps/NAME)")
+	fs.StringVar(&c.applysetNS, "applyset-namespace", "", "the namespace of the ApplySet's parent (default: the context's namespace, else default)")
+}
+
+// connect reads the manifests and connects; writes checks the context against --context and
+// the allow-list first.
+func (c *clusterFlags) connect(args []string, writes bool, stderr io.Writer) (*cluster.Client, []*cluster.Object, *cluster.ApplySet, error) {
+	objs, err := cluster.ReadManifests(args, os.Stdin)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cl, err := cluster.Connect(context.Background(), cluster.Config{Kubeconfig: c.kubeconfig, Context: c.context, Warnings: stderr})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if writes {
+		if err := cluster.AllowContext(cl.Context, c.fs.Changed("context"), c.allowed); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	var set *cluster.ApplySet
+	if c.applyset != "" {
+		ns := c.applysetNS
+		if ns == "" {
+			ns = cl.Namespace
+		}
+		if set, err = cluster.ParseApplySet(c.applyset, ns); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return cl, objs, set, nil
+}
+
+// needManifests checks that a command got its MANIFESTS arguments.
+func needManifests(fs *pflag.FlagSet, command string) error {
+	if fs.NArg() == 0 {
+		return fmt.Errorf("krm %s needs MANIFESTS: rendered YAML files, - for stdin (see krm help %s)", command, strings.Fields(command)[0])
+	}
+	return nil
+}
+
+// clusterExit is the exit status of a cluster command's error: 2 for bad input or a context
+// it may not use, 1 for a failure of the cluster's.
+func clusterExit(err error) int {
+	if errors.Is(err, rdiff.ErrMalformed) || errors.Is(err, cluster.ErrContext) {
+		return 2
+	}
+	return 1
+}

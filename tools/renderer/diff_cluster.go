@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+)
+
+// liveDiffFlags are krm diff's flags for --cluster: a render against the live objects.
+type liveDiffFlags struct {
+	enabled bool
+	force   bool
+	cluster clusterFlags
+}
+
+func (l *liveDiffFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&l.enabled, "cluster", false, "compare MANIFESTS with the live objects: what krm apply would change (a server-side dry run)")
+	fs.BoolVar(&l.force, "force-conflicts", false, "--cluster: diff as krm apply --force-conflicts would apply (else a conflict is an error)")
+	l.cluster.register(fs, false)
+}
+
+// report diffs the manifests named by the arguments with the cluster.
+func (l *liveDiffFlags) report(fs *pflag.FlagSet, stderr io.Writer) (*rdiff.Report, error) {
+	if err := needManifests(fs, "diff --cluster"); err != nil {
+		return nil, err
+	}
+	cl, objs, set, err := l.cluster.connect(fs.Args(), false, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return cl.Diff(context.Background(), objs, cluster.DiffOptions{Force: l.force, ApplySet: set, Name: strings.Join(fs.Args(), " ")})
+}

@@ -1,0 +1,271 @@
+// Package cluster talks to a Kubernetes API server for `krm apply`, `krm delete` and
+// `krm diff --cluster`: it loads the kubeconfig and context (client-go's clientcmd), maps kinds
+// to resources from discovery, applies rendered objects server-side with the field manager
+// "krm" (CRDs and Namespaces first, waited for), tracks them in an ApplySet to prune what a
+// render no longer holds, deletes them, and diffs them against a server-side dry run.
+//
+// Everything read from outside is bounded: manifests and kubeconfigs as krm diff's inputs
+// (rdiff.Nodes: size, nodes, depth, no YAML aliases), every API response body by MaxResponseBytes,
+// every request by RequestTimeout.
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+)
+
+// FieldManager is the field manager of every apply: the fields krm sets are owned by "krm".
+const FieldManager = "krm"
+
+// Bounds of what the API server sends and how long a request may take.
+const (
+	MaxResponseBytes  = 64 << 20
+	MaxKubeconfigSize = 16 << 20
+	RequestTimeout    = 60 * time.Second
+)
+
+// AllowedContextsEnv names the environment variable listing the contexts apply and delete
+// may use without --context (comma-separated).
+const AllowedContextsEnv = "KRM_ALLOWED_CONTEXTS"
+
+// Errors callers can tell apart.
+var (
+	ErrUnreachable = errors.New("cannot reach the API server")
+	ErrContext     = errors.New("context not allowed")
+	ErrConflict    = errors.New("field manager conflict")
+	ErrForbidden   = errors.New("forbidden")
+)
+
+// Config says which cluster to talk to, as kubectl's flags do.
+type Config struct {
+	// Kubeconfig is --kubeconfig: one file. Empty: $KUBECONFIG (a list of files, merged), else
+	// ~/.kube/config.
+	Kubeconfig string
+	// Context is --context; empty: the kubeconfig's current context.
+	Context string
+	// Warnings receives the API server's warnings (deprecated APIs, ...); nil drops them.
+	Warnings io.Writer
+}
+
+// Client is a connection to one API server.
+type Client struct {
+	// Context is the kubeconfig context in use, Server its API server's URL and Namespace its
+	// default namespace ("default" unless the context names one).
+	Context, Server, Namespace string
+
+	dyn    dynamic.Interface
+	http   *http.Client
+	mapper *mapper
+}
+
+// Connect loads the kubeconfig, selects the context and checks that the server answers.
+func Connect(ctx context.Context, cfg Config) (*Client, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = cfg.Kubeconfig
+	if err := checkKubeconfigs(rules); err != nil {
+		return nil, err
+	}
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: cfg.Context})
+	raw, err := cc.RawConfig()
+	if err != nil {
+		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
+	}
+	name := cfg.Context
+	if name == "" {
+		name = raw.CurrentContext
+	}
+	if name == "" {
+		return nil, fmt.Errorf("the kubeconfig (%s) has no current context: name one with --context", kubeconfigFiles(rules))
+	}
+	if _, ok := raw.Contexts[name]; !ok {
+		return nil, fmt.Errorf("%w: context %q is not in the kubeconfig (%s); it has %s", ErrContext, name, kubeconfigFiles(rules), contextNames(raw.Contexts))
+	}
+	rc, err := cc.ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("context %q: %w", name, err)
+	}
+	ns, _, err := cc.Namespace()
+	if err != nil || ns == "" {
+		ns = "default"
+	}
+	rc.Timeout = RequestTimeout
+	rc.QPS, rc.Burst = 50, 100
+	rc.UserAgent = "krm"
+	if cfg.Warnings != nil {
+		rc.WarningHandler = rest.NewWarningWriter(cfg.Warnings, rest.WarningWriterOptions{Deduplicate: true})
+	} else {
+		rc.WarningHandler = rest.NoWarnings{}
+	}
+	rc.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedBodies{rt} })
+	hc, err := rest.HTTPClientFor(rc)
+	if err != nil {
+		return nil, fmt.Errorf("context %q: %w", name, err)
+	}
+	dyn, err := dynamic.NewForConfigAndClient(rc, hc)
+	if err != nil {
+		return nil, fmt.Errorf("context %q: %w", name, err)
+	}
+	c := &Client{Context: name, Server: strings.TrimRight(rc.Host, "/"), Namespace: ns, dyn: dyn, http: hc}
+	if !strings.Contains(c.Server, "://") {
+		c.Server = "https://" + c.Server
+	}
+	c.mapper = &mapper{c: c, versions: map[string]*resourceList{}, groups: map[string]string{}}
+	if _, err := c.get(ctx, "/version"); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkKubeconfigs refuses kubeconfig files over MaxKubeconfigSize or holding YAML aliases
+// (clientcmd would expand them) before clientcmd reads them.
+func checkKubeconfigs(rules *clientcmd.ClientConfigLoadingRules) error {
+	files := rules.Precedence
+	if rules.ExplicitPath != "" {
+		files = []string{rules.ExplicitPath}
+	}
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			if rules.ExplicitPath == "" && errors.Is(err, os.ErrNotExist) {
+				continue // clientcmd skips missing files of the list
+			}
+			return fmt.Errorf("kubeconfig: %w", err)
+		}
+		if st.Size() > MaxKubeconfigSize {
+			return fmt.Errorf("kubeconfig %s: larger than %d bytes", f, MaxKubeconfigSize)
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("kubeconfig: %w", err)
+		}
+		if _, err := rdiff.Nodes(data); err != nil {
+			return fmt.Errorf("kubeconfig %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+func kubeconfigFiles(rules *clientcmd.ClientConfigLoadingRules) string {
+	if rules.ExplicitPath != "" {
+		return rules.ExplicitPath
+	}
+	return strings.Join(rules.Precedence, string(os.PathListSeparator))
+}
+
+func contextNames[V any](m map[string]V) string {
+	if len(m) == 0 {
+		return "no contexts"
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, fmt.Sprintf("%q", n))
+	}
+	sort.Strings(names)
+	return "contexts " + strings.Join(names, ", ")
+}
+
+// AllowContext decides whether apply or delete may write through the context: the user named
+// it with --context (explicit), or it is in the allow-list (allowed, or else $KRM_ALLOWED_CONTEXTS).
+// When an allow-list is set, even an explicit context must be in it.
+func AllowContext(context string, explicit bool, allowed []string) error {
+	if len(allowed) == 0 {
+		for _, a := range strings.Split(os.Getenv(AllowedContextsEnv), ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				allowed = append(allowed, a)
+			}
+		}
+	}
+	if len(allowed) > 0 {
+		for _, a := range allowed {
+			if a == context {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: context %q is not in the allowed contexts (%s): add it to --allowed-context or %s",
+			ErrContext, context, strings.Join(allowed, ", "), AllowedContextsEnv)
+	}
+	if explicit {
+		return nil
+	}
+	return fmt.Errorf("%w: name the cluster with --context (the kubeconfig's current context is %q), or list the contexts krm may write to without it in %s or --allowed-context",
+		ErrContext, context, AllowedContextsEnv)
+}
+
+// boundedBodies refuses response bodies larger than MaxResponseBytes.
+type boundedBodies struct{ rt http.RoundTripper }
+
+func (b boundedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.rt.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	resp.Body = &limitedBody{rc: resp.Body, left: MaxResponseBytes, url: req.URL.Path}
+	return resp, nil
+}
+
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+	url  string
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, fmt.Errorf("the API server's response to %s is larger than %d bytes", l.url, MaxResponseBytes)
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.rc.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+func (l *limitedBody) Close() error { return l.rc.Close() }
+
+// get reads a path of the API server (discovery), bounded; a 404 returns nil, nil.
+func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Server+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.unreachable(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s%s: %w", c.Server, path, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, nil
+	case resp.StatusCode == http.StatusUnauthorized:
+		return nil, fmt.Errorf("the API server %s refused the credentials of context %q (401 Unauthorized): log in again or fix the kubeconfig's user", c.Server, c.Context)
+	case resp.StatusCode == http.StatusForbidden:
+		return nil, fmt.Errorf("%w: GET %s on %s (context %q): %s", ErrForbidden, path, c.Server, c.Context, strings.TrimSpace(string(body)))
+	case resp.StatusCode/100 != 2:
+		return nil, fmt.Errorf("GET %s%s: %s", c.Server, path, resp.Status)
+	}
+	return body, nil
+}
+
+// unreachable names the server and context of a transport error.
+func (c *Client) unreachable(err error) error {
+	return fmt.Errorf("%w %s (context %q): %v", ErrUnreachable, c.Server, c.Context, err)
+}

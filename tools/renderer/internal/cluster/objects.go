@@ -1,0 +1,191 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+)
+
+// Object is one rendered object and, once mapped, where the API serves it.
+type Object struct {
+	*unstructured.Unstructured
+	mapping mapping
+	mapped  bool
+}
+
+// ID is the object's group, kind, namespace and name, as krm diff names objects.
+func (o *Object) ID() rdiff.ID {
+	return rdiff.ID{Group: o.GroupVersionKind().Group, Kind: o.GetKind(), Namespace: o.GetNamespace(), Name: o.GetName()}
+}
+
+func (o *Object) String() string { return o.ID().String() }
+
+// ReadManifests reads rendered manifests (YAML streams, "-" for stdin) with krm diff's bounds.
+// Every object needs apiVersion, kind and metadata.name; an object written twice is an error.
+func ReadManifests(paths []string, stdin io.Reader) ([]*Object, error) {
+	var objs []*Object
+	seen := map[rdiff.ID]string{}
+	for _, p := range paths {
+		var data []byte
+		var err error
+		if p == "-" {
+			data, err = io.ReadAll(io.LimitReader(stdin, rdiff.MaxFileBytes+1))
+			if err == nil && len(data) > rdiff.MaxFileBytes {
+				err = fmt.Errorf("stdin: %w: larger than %d bytes", rdiff.ErrMalformed, rdiff.MaxFileBytes)
+			}
+		} else {
+			data, err = rdiff.ReadBounded(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		fileObjs, err := parseObjects(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		for _, o := range fileObjs {
+			if first, dup := seen[o.ID()]; dup {
+				return nil, fmt.Errorf("%s: %s is also in %s: an object can be applied once", p, o, first)
+			}
+			seen[o.ID()] = p
+			objs = append(objs, o)
+		}
+	}
+	return objs, nil
+}
+
+func parseObjects(data []byte) ([]*Object, error) {
+	nodes, err := rdiff.Nodes(data)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]*Object, 0, len(nodes))
+	for i, n := range nodes {
+		j, err := yaml.NewRNode(n).MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("object %d: %w", i+1, err)
+		}
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(j); err != nil {
+			return nil, fmt.Errorf("object %d: %w", i+1, err)
+		}
+		if u.GetAPIVersion() == "" || u.GetKind() == "" || u.GetName() == "" {
+			return nil, fmt.Errorf("object %d: needs apiVersion, kind and metadata.name", i+1)
+		}
+		objs = append(objs, &Object{Unstructured: u})
+	}
+	return objs, nil
+}
+
+// resource maps the object and sets its namespace: the client's default for a namespaced
+// object without one, none for a cluster-scoped one.
+func (c *Client) resource(ctx context.Context, o *Object) (dynamic.ResourceInterface, error) {
+	if !o.mapped {
+		m, err := c.mapper.mapping(ctx, o.GroupVersionKind())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o, err)
+		}
+		o.mapping, o.mapped = m, true
+		switch {
+		case m.Namespaced && o.GetNamespace() == "":
+			o.SetNamespace(c.Namespace)
+		case !m.Namespaced && o.GetNamespace() != "":
+			return nil, fmt.Errorf("%s: %s is cluster-scoped: remove metadata.namespace", o, o.GetKind())
+		}
+	}
+	return c.client(o.mapping, o.GetNamespace()), nil
+}
+
+func (c *Client) client(m mapping, namespace string) dynamic.ResourceInterface {
+	r := c.dyn.Resource(m.Resource)
+	if m.Namespaced {
+		return r.Namespace(namespace)
+	}
+	return r
+}
+
+// isCRD and isNamespace pick the objects applied (and waited for) before the others.
+func isCRD(o *Object) bool {
+	gvk := o.GroupVersionKind()
+	return gvk.Group == "apiextensions.k8s.io" && gvk.Kind == "CustomResourceDefinition"
+}
+
+func isNamespace(o *Object) bool {
+	gvk := o.GroupVersionKind()
+	return gvk.Group == "" && gvk.Kind == "Namespace"
+}
+
+// phases splits objects into CRDs and Namespaces, then the rest, each in render order.
+func phases(objs []*Object) (first, rest []*Object) {
+	for _, o := range objs {
+		if isCRD(o) || isNamespace(o) {
+			first = append(first, o)
+		} else {
+			rest = append(rest, o)
+		}
+	}
+	return first, rest
+}
+
+var conflictManager = regexp.MustCompile(`conflict with "([^"]*)"`)
+
+// apiError explains an error of a request about an object: an unreachable server names its
+// URL, a Forbidden one the verb, resource and namespace, a conflict each field and its
+// manager.
+func (c *Client) apiError(verb string, o *Object, err error) error {
+	var ue *url.Error
+	var ne net.Error
+	if errors.As(err, &ue) || errors.As(err, &ne) {
+		return fmt.Errorf("%s %s: %w", verb, o, c.unreachable(err))
+	}
+	where := "cluster-wide"
+	if o.GetNamespace() != "" {
+		where = fmt.Sprintf("in namespace %q", o.GetNamespace())
+	}
+	switch {
+	case apierrors.IsForbidden(err):
+		return fmt.Errorf("%s %s: %w: context %q may not %s %s %s (grant the verb in RBAC, or use another context): %v",
+			verb, o, ErrForbidden, c.Context, verb, groupResource(o.mapping.Resource), where, err)
+	case apierrors.IsConflict(err):
+		var st apierrors.APIStatus
+		if errors.As(err, &st) && st.Status().Details != nil {
+			var fields []string
+			for _, cause := range st.Status().Details.Causes {
+				if cause.Type != metav1.CauseTypeFieldManagerConflict {
+					continue
+				}
+				manager := cause.Message
+				if m := conflictManager.FindStringSubmatch(cause.Message); m != nil {
+					manager = m[1]
+				}
+				fields = append(fields, fmt.Sprintf("%s (owned by field manager %q)", cause.Field, manager))
+			}
+			if len(fields) > 0 {
+				return fmt.Errorf("%s %s: %w: %s: another field manager set these fields to other values; rerun with --force-conflicts to take them for %q, or leave them out of the render",
+					verb, o, ErrConflict, strings.Join(fields, ", "), FieldManager)
+			}
+		}
+	}
+	return fmt.Errorf("%s %s: %w", verb, o, err)
+}
+
+func groupResource(r schema.GroupVersionResource) string {
+	if r.Group == "" {
+		return fmt.Sprintf("%q", r.Resource)
+	}
+	return fmt.Sprintf("%q", r.Resource+"."+r.Group)
+}
