@@ -4,7 +4,7 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load(":images.bzl", "IMAGES_ATTR", "invert_images", "pinned_images")
 load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
 load(":stamp.bzl", "STAMP_ATTR", "STAMP_FLAG_ATTR", "stamp_manifests")
-load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE", "RUN_WITH_TOOLCHAIN")
+load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE", "RUN_TOOLCHAIN_KWARGS")
 
 KUSTOMIZATION = "Kustomization"
 COMPONENT = "Component"
@@ -203,7 +203,7 @@ def _run_render(r, mnemonic, message, outputs, flags):
         # the sandbox: the renderer reads only the inputs the --input flags declare. An
         # exec function is a process of its own, which only the sandbox confines.
         execution_requirements = {} if r.functions else {"supports-workers": "1"},
-        **RUN_WITH_TOOLCHAIN
+        **RUN_TOOLCHAIN_KWARGS
     )
 
 def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenance):

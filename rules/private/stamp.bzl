@@ -1,7 +1,7 @@
 """Opt-in stamping for `krm_kustomization`: workspace status values in a final `KrmStamp` action."""
 
 load(":providers.bzl", "KrmStampInfo")
-load(":toolchain.bzl", "RUN_WITH_TOOLCHAIN")
+load(":toolchain.bzl", "RUN_TOOLCHAIN_KWARGS")
 
 def _krm_stamp_setting_impl(ctx):
     return [KrmStampInfo(stamp = ctx.attr.stamp)]
@@ -66,6 +66,6 @@ def stamp_manifests(ctx, renderer, manifests, what):
         outputs = [stamped],
         mnemonic = "KrmStamp",
         progress_message = "Stamping the manifests of %s" % what,
-        **RUN_WITH_TOOLCHAIN
+        **RUN_TOOLCHAIN_KWARGS
     )
     return stamped

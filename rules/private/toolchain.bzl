@@ -5,11 +5,12 @@ load(":providers.bzl", "KrmRendererInfo")
 # The toolchain type that rules using the renderer declare in `toolchains`.
 KRM_TOOLCHAIN_TYPE = "@rules_krm//rules:toolchain_type"
 
-# For actions that run the toolchain's renderer: `ctx.actions.run(..., **RUN_WITH_TOOLCHAIN)`
-# names the toolchain the executable comes from, as automatic exec groups require (Bazel 7's
-# --incompatible_auto_exec_groups). Bazel 4.2.3 (WORKSPACE) has no such parameter; it has
-# no config_common.toolchain_type either (both came with Bazel 6).
-RUN_WITH_TOOLCHAIN = {"toolchain": KRM_TOOLCHAIN_TYPE} if hasattr(config_common, "toolchain_type") else {}
+# Extra arguments of the ctx.actions.run calls that run the toolchain's renderer: the
+# toolchain it comes from, so that with automatic exec groups (--incompatible_auto_exec_groups)
+# the action runs on that toolchain's execution platform (a prebuilt renderer is a source
+# file: Bazel cannot tell where it comes from). Bazel 4.2.3 has no such parameter; Bazel 6
+# added it together with config_common.toolchain_type.
+RUN_TOOLCHAIN_KWARGS = {"toolchain": KRM_TOOLCHAIN_TYPE} if hasattr(config_common, "toolchain_type") else {}
 
 def _renderer_info(ctx, attr):
     if not getattr(ctx.attr, attr):
@@ -20,10 +21,15 @@ def _renderer_info(ctx, attr):
     )
 
 def _krm_toolchain_impl(ctx):
+    checker = ctx.attr.golden_checker
     return [
         platform_common.ToolchainInfo(
             renderer = _renderer_info(ctx, "renderer"),
             lean_renderer = _renderer_info(ctx, "lean_renderer"),
+            golden_checker = struct(
+                executable = ctx.executable.golden_checker,
+                runfiles = checker[DefaultInfo].default_runfiles,
+            ),
         ),
     ]
 
@@ -31,35 +37,37 @@ krm_toolchain = rule(
     implementation = _krm_toolchain_impl,
     doc = """Declares a krm renderer for the `@rules_krm//rules:toolchain_type` toolchain type.
 
-rules_krm registers a default toolchain that builds the renderer from source
-(`@rules_krm//tools/renderer:krm`). To use a prebuilt renderer instead, declare a
-`krm_toolchain` and a `toolchain` for it, and register that toolchain before the
-default one (toolchains registered first win):
+rules_krm's MODULE.bazel registers a prebuilt renderer per platform (the `krm` module
+extension, `@rules_krm//rules:extensions.bzl`); `@rules_krm//rules:source_toolchain` builds
+it from source (`@rules_krm//tools/renderer:krm`). To use another renderer, declare a
+`krm_toolchain` and a `toolchain` for it, and register that toolchain in your MODULE.bazel
+(the root module's toolchains come first):
 
 ```starlark
 load("@rules_krm//rules:defs.bzl", "krm_toolchain")
 
 krm_toolchain(
-    name = "prebuilt_krm",
+    name = "my_krm",
     renderer = "@my_prebuilt_krm//:krm",
 )
 
 toolchain(
-    name = "prebuilt_krm_toolchain",
+    name = "my_krm_toolchain",
     exec_compatible_with = ["@platforms//os:linux", "@platforms//cpu:x86_64"],
-    toolchain = ":prebuilt_krm",
+    toolchain = ":my_krm",
     toolchain_type = "@rules_krm//rules:toolchain_type",
 )
 ```
 
-The default toolchain also has a lean renderer, `@rules_krm//tools/renderer:krm_nohelm`:
+The toolchains of rules_krm also have a lean renderer, `@rules_krm//tools/renderer:krm_nohelm`:
 the same program without Helm linked in, which starts several times faster (Helm's Go
 packages initialise at every start). `krm_kustomization` runs it for every action whose
 inputs hold no helm chart (no `Chart.yaml` nor packaged `.tgz` among the `srcs` that action
 reads), and `renderer` for the others.
 
-The toolchain's `ToolchainInfo` has two fields, `renderer` and `lean_renderer` (None when
-unset: `renderer` then runs every action), each a `KrmRendererInfo`.""",
+The toolchain's `ToolchainInfo` has three fields: `renderer` and `lean_renderer` (None when
+unset: `renderer` then runs every action), each a `KrmRendererInfo`, and `golden_checker`, a
+`struct(executable, runfiles)`: the program `krm_golden_test` and the update targets run.""",
     attrs = {
         "renderer": attr.label(
             doc = "The renderer executable: a binary target (such as a `go_binary`) or a prebuilt executable file. It is built for, and runs on, the execution platform.",
@@ -73,6 +81,13 @@ unset: `renderer` then runs every action), each a `KrmRendererInfo`.""",
             executable = True,
             allow_files = True,
             cfg = "exec",
+        ),
+        "golden_checker": attr.label(
+            doc = "The program `krm_golden_test`, `krm_golden_update` and `krm_golden_update_all` run (built from `@rules_krm//rules/private/golden`, the default; the prebuilt toolchains ship it as `krm_golden`). It runs as a test, on the target platform.",
+            default = Label("//rules/private/golden"),
+            executable = True,
+            allow_files = True,
+            cfg = "target",
         ),
     },
 )
