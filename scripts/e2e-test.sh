@@ -4,7 +4,10 @@
 # its BUILD files are what `bazel run //:gazelle` writes (-mode=diff), its golden tests pass
 # (one on a kustomization of rules_krm itself), <name>_manifests is the golden, and the
 # golden update targets work.
-# Extra arguments go to `bazel test`.
+# Extra arguments go to `bazel test`. scripts/prebuilt-test.sh runs it on a released copy of
+# rules_krm with the prebuilt renderer: KRM_E2E_RULES_KRM (the copy; default this checkout,
+# whose version has no release: the renderer is then built from source), KRM_E2E_RENDERER
+# (prebuilt or source) and KRM_E2E_FLAGS (Bazel flags: the downloader config).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
@@ -13,10 +16,11 @@ source "$ROOT/scripts/bazel-lib.sh"
 
 ws=$(krm_test_dir e2e-bzlmod)/ws
 rm -rf "$ws"
-consumer_module "$ROOT/e2e/bzlmod" "$ws"
+consumer_module "$ROOT/e2e/bzlmod" "$ws" "${KRM_E2E_RULES_KRM:-$ROOT}" "${KRM_E2E_RENDERER:-source}"
 cd "$ws"
 trap 'bazel shutdown >/dev/null 2>&1 || true' EXIT
-flags=(--disk_cache="$(krm_disk_cache)")
+read -r -a extra <<<"${KRM_E2E_FLAGS:-}"
+flags=(--disk_cache="$(krm_disk_cache)" "${extra[@]}")
 
 if ! bazel run "${flags[@]}" //:gazelle -- -mode=diff >"$ws.gazelle.diff" 2>&1; then
   cat "$ws.gazelle.diff" >&2

@@ -18,7 +18,8 @@
 #      the same passes with the Bazel 8/9 flags of .bazelrc's --config=strict;
 #   4. a wrong integrity in versions.bzl fails the fetch with Bazel's checksum error;
 #   5. the root module's krm.toolchain tag: `urls` downloads from a mirror; a `version`
-#      without an entry in versions.bzl fails with the message naming the fix.
+#      without an entry in versions.bzl fails with the message naming the fix;
+#   6. e2e/bzlmod, the README's consumer with Gazelle, on copy A (scripts/e2e-test.sh).
 # Nothing is downloaded from outside (Bazel's rc of these machines points every module at
 # local copies; the downloader config blocks every other host).
 set -euo pipefail
@@ -219,4 +220,7 @@ grep -q "rules_krm has no prebuilt krm \"9.9.9\" for $host (released: $VERSION;"
   grep -q 'register_toolchains("@rules_krm//rules:source_toolchain")' "$work/missing.log" ||
   { tail -20 "$work/missing.log" >&2 && fail "a version without a release failed without naming the fix"; }
 "$BAZEL" shutdown
+
+step "e2e/bzlmod with the prebuilt renderer (scripts/e2e-test.sh)"
+KRM_E2E_RULES_KRM=$work/a KRM_E2E_RENDERER=prebuilt KRM_E2E_FLAGS="${flags[*]}" "$ROOT/scripts/e2e-test.sh"
 step "passed"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test of rules_krm: Go unit and differential tests, the check that
-# the goldens still equal a fresh kustomize v5.8.2 run, lint, and the Bazel tests
-# (bazel test //..., rule errors, incrementality, disk cache, e2e workspaces, remote cache;
-# skipped with KRM_SKIP_BAZEL=1).
-# Installs what it needs (kustomize into .bin/, buildifier into .bin/, Debian's nginx).
+# Runs every test of rules_krm: Go unit and differential tests, the tests against a real
+# kube-apiserver, the check that the goldens still equal a fresh kustomize v5.8.2 run, lint,
+# and the Bazel tests with Bazel 7.7.1 and bzlmod (bazel test //..., also with Bazel 8 and 9
+# behaviour; rule errors, incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod
+# consumer, Gazelle on whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
+# Installs what it needs (kustomize and buildifier into .bin/, kube-apiserver and etcd built
+# from Go modules, Bazel 7.7.1 in a Debian sid chroot, Debian's nginx).
 set -euo pipefail
 export GOTOOLCHAIN=local
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -35,7 +37,8 @@ fi
 if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   # One disk cache for every workspace and output base below (scripts/bazel-lib.sh).
   export KRM_DISK_CACHE=${KRM_DISK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_krm/disk-cache}
-  echo "== bazel test //..."
+  # Bazel 7.7.1 with bzlmod (scripts/install-bazel.sh: on these machines a Debian sid chroot).
+  echo "== bazel test //... (Bazel 7.7.1, bzlmod; then --config=strict, Bazel 8 and 9 behaviour)"
   scripts/bazel-test.sh
   echo "== bazel: rule errors (scripts/rules-test.sh)"
   scripts/rules-test.sh
@@ -43,8 +46,8 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/incrementality-test.sh
   echo "== bazel: disk cache across output bases (scripts/cache-test.sh)"
   scripts/cache-test.sh
-  echo "== bazel: e2e workspace (scripts/e2e-test.sh)"
-  scripts/e2e-test.sh
+  echo "== bazel: the prebuilt renderer released and fetched, and e2e/bzlmod (a consumer set up as the README says) with it (scripts/prebuilt-test.sh, scripts/e2e-test.sh)"
+  scripts/prebuilt-test.sh
   echo "== bazel: gazelle on whole trees (scripts/gazelle-e2e-test.sh)"
   scripts/gazelle-e2e-test.sh
   echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
