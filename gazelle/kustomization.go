@@ -1,7 +1,6 @@
 package gazelle
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path"
@@ -10,10 +9,7 @@ import (
 	"strings"
 
 	"go.starlark.net/syntax"
-	"sigs.k8s.io/kustomize/api/konfig"
-	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
@@ -21,7 +17,7 @@ import (
 // kustomizationFile is the name of the kustomization file in dir (repo-relative, "" for the
 // root) under root, or "" when there is none.
 func kustomizationFile(root, dir string) string {
-	for _, name := range konfig.RecognizedKustomizationFileNames() {
+	for _, name := range kustref.FileNames() {
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir), name)); err == nil && fi.Mode().IsRegular() {
 			return name
 		}
@@ -81,18 +77,17 @@ func readKustomization(root, dir, name string) reads {
 	if err != nil {
 		return reads{err: err}
 	}
-	var k types.Kustomization
-	if err := k.Unmarshal(content); err != nil {
+	k, err := kustref.Parse(content)
+	if err != nil {
 		return reads{err: fmt.Errorf("%s: %w", r.file, err)}
 	}
-	k.FixKustomization()
 	r.files[r.file] = true
-	r.read(&k)
+	r.read(k)
 	out := reads{kind: k.Kind, buildMetadata: len(k.BuildMetadata) != 0, openapi: len(k.OpenAPI) != 0, files: sortedKeys(r.files), dirs: sortedKeys(r.dirs), standalone: true, warnings: r.warnings}
-	out.helmInheritsNamespace = kustref.InheritsHelmNamespace(&k)
+	out.helmInheritsNamespace = k.InheritsHelmNamespace()
 	out.helmCharts = len(k.HelmCharts) != 0
 	if k.Kind == componentKind {
-		out.standalone = r.buildsAlone(&k)
+		out.standalone = r.buildsAlone(k)
 	}
 	return out
 }
@@ -101,7 +96,7 @@ func (r *reader) logf(format string, args ...interface{}) {
 	r.warnings = append(r.warnings, fmt.Sprintf(format, args...))
 }
 
-func (r *reader) read(k *types.Kustomization) {
+func (r *reader) read(k *kustref.Kustomization) {
 	for _, e := range k.Resources {
 		r.fileOrKustomization("resources", e)
 	}
@@ -125,15 +120,15 @@ func (r *reader) read(k *types.Kustomization) {
 	}
 	for _, p := range k.PatchesStrategicMerge {
 		// An entry is a file, or a patch written inline.
-		if !strings.Contains(string(p), "\n") {
-			r.addFile("patchesStrategicMerge", string(p))
+		if !strings.Contains(p, "\n") {
+			r.addFile("patchesStrategicMerge", p)
 		}
 	}
 	for _, g := range k.ConfigMapGenerator {
-		r.generatorSources("configMapGenerator", g.GeneratorArgs)
+		r.generatorSources("configMapGenerator", g)
 	}
 	for _, g := range k.SecretGenerator {
-		r.generatorSources("secretGenerator", g.GeneratorArgs)
+		r.generatorSources("secretGenerator", g)
 	}
 	for _, rp := range k.Replacements {
 		r.optionalFile("replacements", rp.Path)
@@ -150,7 +145,7 @@ func (r *reader) read(k *types.Kustomization) {
 }
 
 // generatorSources adds the files of a configMapGenerator or secretGenerator entry.
-func (r *reader) generatorSources(field string, g types.GeneratorArgs) {
+func (r *reader) generatorSources(field string, g kustref.GeneratorArgs) {
 	for _, f := range g.FileSources {
 		// "key=path" or "path".
 		if i := strings.Index(f, "="); i >= 0 {
@@ -167,12 +162,12 @@ func (r *reader) generatorSources(field string, g types.GeneratorArgs) {
 // configs, or a directory whose kustomization lists configs.
 func (r *reader) pluginConfig(field, entry string) {
 	if strings.Contains(entry, "\n") {
-		r.configFiles(field, []byte(entry), r.file)
+		r.configFiles(field, entry, r.file)
 		return
 	}
 	if p, ok := r.fileOrKustomization(field, entry); ok {
 		if b, err := os.ReadFile(r.osPath(p)); err == nil {
-			r.configFiles(field, b, p)
+			r.configFiles(field, string(b), p)
 		}
 	}
 }
@@ -180,17 +175,18 @@ func (r *reader) pluginConfig(field, entry string) {
 // configFiles adds the files that plugin configs refer to (relative to the kustomization):
 // a StarlarkRun script and the .star files it loads; builtin plugins' path, paths, files,
 // envs and env, and replacements' paths.
-func (r *reader) configFiles(field string, content []byte, from string) {
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(content), OmitReaderAnnotations: true}).Read()
+func (r *reader) configFiles(field, content, from string) {
+	nodes, err := readObjects(content)
 	if err != nil {
 		r.logf("%s: %s: cannot parse %s: %v", r.file, field, from, err)
 		return
 	}
 	for _, n := range nodes {
-		at := fmt.Sprintf("%s (%s %s in %s)", field, n.GetKind(), n.GetName(), from)
+		kind := objectKind(n)
+		at := fmt.Sprintf("%s (%s %s in %s)", field, kind, objectName(n), from)
 		for _, key := range []string{"path", "env"} {
 			if v := stringField(n, key); v != "" {
-				if n.GetKind() == "StarlarkRun" && key == "path" {
+				if kind == "StarlarkRun" && key == "path" {
 					r.starlarkScript(at, v)
 				} else {
 					r.addFile(at, v)
@@ -205,9 +201,8 @@ func (r *reader) configFiles(field string, content []byte, from string) {
 				r.addFile(at, v)
 			}
 		}
-		if reps, err := n.Pipe(yaml.Lookup("replacements")); err == nil && reps != nil {
-			elems, _ := reps.Elements()
-			for _, e := range elems {
+		if reps := lookup(n, "replacements"); reps != nil && reps.Kind == yaml.SequenceNode {
+			for _, e := range reps.Content {
 				if v := stringField(e, "path"); v != "" {
 					r.addFile(at, v)
 				}
@@ -265,7 +260,7 @@ func readFile(p string) []byte {
 
 // helm adds the charts (every file under chartHome/NAME, chartHome defaulting to "charts")
 // and values files of helmCharts.
-func (r *reader) helm(k *types.Kustomization) {
+func (r *reader) helm(k *kustref.Kustomization) {
 	if len(k.HelmCharts) == 0 {
 		return
 	}
@@ -378,28 +373,6 @@ func (r *reader) osPath(p string) string {
 	return filepath.Join(r.root, filepath.FromSlash(p))
 }
 
-func stringField(n *yaml.RNode, key string) string {
-	v, err := n.Pipe(yaml.Lookup(key))
-	if err != nil || v == nil || v.YNode().Kind != yaml.ScalarNode {
-		return ""
-	}
-	return v.YNode().Value
-}
-
-func stringsField(n *yaml.RNode, key string) []string {
-	v, err := n.Pipe(yaml.Lookup(key))
-	if err != nil || v == nil || v.YNode().Kind != yaml.SequenceNode {
-		return nil
-	}
-	var out []string
-	for _, e := range v.YNode().Content {
-		if e.Kind == yaml.ScalarNode {
-			out = append(out, e.Value)
-		}
-	}
-	return out
-}
-
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -412,7 +385,7 @@ func sortedKeys(m map[string]bool) []string {
 // buildsAlone guesses whether kustomize builds a component on its own: not when a patch
 // without target, a replicas entry or a replacement source names an object that is neither
 // among its resource files nor generated by it. Bases of its own are assumed to hold them.
-func (r *reader) buildsAlone(k *types.Kustomization) bool {
+func (r *reader) buildsAlone(k *kustref.Kustomization) bool {
 	if len(r.dirs) > 0 {
 		return true
 	}
@@ -420,7 +393,7 @@ func (r *reader) buildsAlone(k *types.Kustomization) bool {
 	add := func(kind, name string) { own[kind+"/"+name], own[name] = true, true }
 	for _, e := range k.Resources {
 		for _, n := range r.objects(e) {
-			add(n.GetKind(), n.GetName())
+			add(objectKind(n), objectName(n))
 		}
 	}
 	for _, g := range k.ConfigMapGenerator {
@@ -436,10 +409,10 @@ func (r *reader) buildsAlone(k *types.Kustomization) bool {
 		}
 	}
 	for _, p := range k.PatchesStrategicMerge {
-		if strings.Contains(string(p), "\n") {
-			needs = append(needs, r.objectKeys("", string(p))...)
+		if strings.Contains(p, "\n") {
+			needs = append(needs, r.objectKeys("", p)...)
 		} else {
-			needs = append(needs, r.objectKeys(string(p), "")...)
+			needs = append(needs, r.objectKeys(p, "")...)
 		}
 	}
 	for _, rep := range k.Replicas {
@@ -463,7 +436,7 @@ func (r *reader) buildsAlone(k *types.Kustomization) bool {
 
 // objects are the objects of a resource file of the kustomization (none for a directory or
 // a file that does not parse).
-func (r *reader) objects(entry string) []*yaml.RNode {
+func (r *reader) objects(entry string) []*yaml.Node {
 	p, ok := path.Clean(path.Join(r.dir, entry)), !kustref.IsRemote(entry)
 	if !ok || r.isDir(p) {
 		return nil
@@ -472,26 +445,26 @@ func (r *reader) objects(entry string) []*yaml.RNode {
 	if err != nil {
 		return nil
 	}
-	nodes, _ := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+	nodes, _ := readObjects(string(b))
 	return nodes
 }
 
 // objectKeys are the "Kind/name" of the objects a strategic-merge patch (a file or inline)
 // applies to; "?" when it cannot be read.
 func (r *reader) objectKeys(file, inline string) []string {
-	var nodes []*yaml.RNode
+	var nodes []*yaml.Node
 	if file != "" {
 		nodes = r.objects(file)
 	} else {
-		nodes, _ = (&kio.ByteReader{Reader: strings.NewReader(inline), OmitReaderAnnotations: true}).Read()
+		nodes, _ = readObjects(inline)
 	}
 	var keys []string
 	for _, n := range nodes {
-		if n.YNode().Kind != yaml.MappingNode {
+		if n.Kind != yaml.MappingNode {
 			// A JSON 6902 patch (a list of operations) without target: kustomize refuses it.
 			return []string{"?"}
 		}
-		keys = append(keys, n.GetKind()+"/"+n.GetName())
+		keys = append(keys, objectKind(n)+"/"+objectName(n))
 	}
 	if len(nodes) == 0 {
 		keys = append(keys, "?")

@@ -2,14 +2,14 @@
 // with one answer for the renderer and for the Gazelle extension (Go's
 // internal/ rule keeps gazelle/ out of the renderer's packages): which
 // entries name content on the network, and which helm charts take the
-// namespace of the kustomization including theirs.
+// namespace of the kustomization including theirs. It also reads
+// kustomization files for the Gazelle extension (Parse), without kustomize's
+// api module: every consumer compiles the extension into its gazelle binary,
+// and the api module's dependencies (kyaml's openapi) need a patch to build
+// with Bazel that only a root module can apply.
 package kustref
 
-import (
-	"strings"
-
-	"sigs.k8s.io/kustomize/api/types"
-)
+import "strings"
 
 // remotePrefixes start the URLs and git references kustomize fetches
 // (compared in lower case).
@@ -31,15 +31,17 @@ func IsRemote(entry string) bool {
 	return strings.Contains(p, ".git//") || strings.Contains(p, "?ref=")
 }
 
-// InheritsHelmNamespace reports whether a helmCharts entry of k has no
-// namespace while k sets none: the chart then inflates in the namespace of
-// the kustomization including k, so k cannot be rendered on its own.
-func InheritsHelmNamespace(k *types.Kustomization) bool {
-	if k.Namespace != "" {
+// InheritsHelmNamespace reports whether one of the helmCharts entries of a
+// kustomization (chartNamespace gives an entry's namespace) has no namespace
+// while the kustomization sets none (namespace): the chart then inflates in
+// the namespace of the kustomization including it, so this one cannot be
+// rendered on its own.
+func InheritsHelmNamespace[Chart any](namespace string, charts []Chart, chartNamespace func(Chart) string) bool {
+	if namespace != "" {
 		return false
 	}
-	for _, c := range k.HelmCharts {
-		if c.Namespace == "" {
+	for _, c := range charts {
+		if chartNamespace(c) == "" {
 			return true
 		}
 	}

@@ -1,10 +1,6 @@
 package kustref
 
-import (
-	"testing"
-
-	"sigs.k8s.io/kustomize/api/types"
-)
+import "testing"
 
 // TestIsRemote lists the forms kustomize fetches, and local paths that
 // look like them.
@@ -49,16 +45,16 @@ func TestIsRemote(t *testing.T) {
 func TestInheritsHelmNamespace(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		k    types.Kustomization
+		k    Kustomization
 		want bool
 	}{
-		{"no charts", types.Kustomization{}, false},
-		{"chart without namespace", types.Kustomization{HelmCharts: []types.HelmChart{{Name: "a"}}}, true},
-		{"chart with namespace", types.Kustomization{HelmCharts: []types.HelmChart{{Name: "a", Namespace: "n"}}}, false},
-		{"one of two without", types.Kustomization{HelmCharts: []types.HelmChart{{Name: "a", Namespace: "n"}, {Name: "b"}}}, true},
-		{"kustomization sets one", types.Kustomization{Namespace: "k", HelmCharts: []types.HelmChart{{Name: "a"}}}, false},
+		{"no charts", Kustomization{}, false},
+		{"chart without namespace", Kustomization{HelmCharts: []HelmChart{{Name: "a"}}}, true},
+		{"chart with namespace", Kustomization{HelmCharts: []HelmChart{{Name: "a", Namespace: "n"}}}, false},
+		{"one of two without", Kustomization{HelmCharts: []HelmChart{{Name: "a", Namespace: "n"}, {Name: "b"}}}, true},
+		{"kustomization sets one", Kustomization{Namespace: "k", HelmCharts: []HelmChart{{Name: "a"}}}, false},
 	} {
-		if got := InheritsHelmNamespace(&tc.k); got != tc.want {
+		if got := tc.k.InheritsHelmNamespace(); got != tc.want {
 			t.Errorf("%s: InheritsHelmNamespace = %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
-	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 const originAnnotation = "config.kubernetes.io/origin"
@@ -205,7 +204,7 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
 	// No kustomization up to here sets a namespace for its charts.
-	if t.helmNamespace == "" && kustref.InheritsHelmNamespace(&t.kust.Kustomization) {
+	if t.helmNamespace == "" && t.kust.InheritsHelmNamespace() {
 		acc.HelmUnnamespaced = true
 	}
 	type gen struct {

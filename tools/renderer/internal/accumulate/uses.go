@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 // ScanTree reads the kustomization tree under ldr once before a build: it
@@ -41,7 +40,7 @@ func (e *Env) ScanTree(ldr *load.Loader) (usesOpenAPI bool) {
 		if len(k.OpenAPI) > 0 {
 			usesOpenAPI = true
 		}
-		if depth > 0 && kustref.InheritsHelmNamespace(&k.Kustomization) {
+		if depth > 0 && k.InheritsHelmNamespace() {
 			e.baseInheritsHelmNamespace = true
 		}
 		helmFree = len(k.HelmCharts) == 0

@@ -7,6 +7,8 @@ import (
 
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
 // Kustomization is a parsed kustomization file and where it was found.
@@ -63,6 +65,12 @@ func ReadKustomization(l *Loader, warn io.Writer) (*Kustomization, error) {
 		return nil, fmt.Errorf("failed to read kustomization file %s:\n%s", path, strings.Join(errs, "\n"))
 	}
 	return &Kustomization{Kustomization: k, FileName: name, Content: content}, nil
+}
+
+// InheritsHelmNamespace reports whether a helmCharts entry has no namespace
+// while the kustomization sets none (kustref.InheritsHelmNamespace).
+func (k *Kustomization) InheritsHelmNamespace() bool {
+	return kustref.InheritsHelmNamespace(k.Namespace, k.HelmCharts, func(c types.HelmChart) string { return c.Namespace })
 }
 
 func quoteAll(names []string) string {
