@@ -1,6 +1,10 @@
-# Stub of the supply-chain package_metadata rule. go_repository's REPO.bazel names it as the
-# default package metadata: applicable_licenses = [] avoids a dependency cycle on itself.
-def _impl(ctx):
+"""Stub of the supply-chain package_metadata rule (bazel/offline/README.md).
+
+go_repository's REPO.bazel names it as the default package metadata: applicable_licenses = []
+avoids a dependency cycle on itself.
+"""
+
+def _impl(_ctx):
     return []
 
 _package_metadata = rule(implementation = _impl, attrs = {"purl": attr.string(), "attributes": attr.label_list()})
