@@ -12,6 +12,8 @@
 #     git clone https://github.com/kubeflow/manifests /tmp/kubeflow
 #     scripts/gazelle-e2e-test.sh /tmp/kubeflow
 # Extra flags for bazel build: KRM_BAZEL_FLAGS. Exit status 1 if any directory fails.
+# rules_krm and the renderer as in scripts/e2e-test.sh: KRM_E2E_RULES_KRM, KRM_E2E_RENDERER,
+# KRM_E2E_FLAGS (scripts/prebuilt-test.sh sets them for the prebuilt renderer).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
@@ -29,7 +31,8 @@ fi
 # One workspace directory (so one output base, whose external repositories stay fetched):
 # the consumer module e2e/bzlmod (MODULE.bazel and the //:gazelle target) without its app.
 ws=$(krm_test_dir gazelle-e2e)/ws
-flags=(--disk_cache="$(krm_disk_cache)" --symlink_prefix=/)
+read -r -a extra <<<"${KRM_E2E_FLAGS:-}"
+flags=(--disk_cache="$(krm_disk_cache)" --symlink_prefix=/ "${extra[@]}")
 trap 'cd "$ws" 2>/dev/null && bazel shutdown >/dev/null 2>&1 || true' EXIT
 
 failures=0
@@ -38,7 +41,7 @@ for tree in "$@"; do
   echo "== $tree"
   mkdir -p "$ws"
   find "$ws" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  consumer_module "$ROOT/e2e/bzlmod" "$ws"
+  consumer_module "$ROOT/e2e/bzlmod" "$ws" "${KRM_E2E_RULES_KRM:-$ROOT}" "${KRM_E2E_RENDERER:-source}"
   rm -rf "$ws/app"
   tar -C "$tree" --exclude=./WORKSPACE --exclude=./WORKSPACE.bzlmod --exclude=./MODULE.bazel --exclude=./BUILD.bazel -cf - . | tar -C "$ws" -xf -
   cd "$ws"

@@ -46,10 +46,8 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/incrementality-test.sh
   echo "== bazel: disk cache across output bases (scripts/cache-test.sh)"
   scripts/cache-test.sh
-  echo "== bazel: the prebuilt renderer released and fetched, and e2e/bzlmod (a consumer set up as the README says) with it (scripts/prebuilt-test.sh, scripts/e2e-test.sh)"
+  echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (scripts/prebuilt-test.sh, e2e-test.sh, gazelle-e2e-test.sh)"
   scripts/prebuilt-test.sh
-  echo "== bazel: gazelle on whole trees (scripts/gazelle-e2e-test.sh)"
-  scripts/gazelle-e2e-test.sh
   echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
   scripts/remote-cache-test.sh
 fi
