@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // ApplyOptions are the choices of one apply.
@@ -227,6 +228,10 @@ func (c *Client) waitReady(ctx context.Context, obj *Object, timeout time.Durati
 		if err == nil {
 			var ready bool
 			ready, state = readiness(live)
+			if ready && isCRD(obj) {
+				// Established is not yet served: discovery lists the kind a moment later.
+				ready, state = c.served(ctx, obj)
+			}
 			if ready {
 				return nil
 			}
@@ -239,6 +244,26 @@ func (c *Client) waitReady(ctx context.Context, obj *Object, timeout time.Durati
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// served tells whether discovery lists the kind of an established CRD in each version it
+// serves (the objects of that kind are mapped right after), and if not, the state.
+func (c *Client) served(ctx context.Context, crd *Object) (bool, string) {
+	group, _, _ := unstructured.NestedString(crd.Object, "spec", "group")
+	kind, _, _ := unstructured.NestedString(crd.Object, "spec", "names", "kind")
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	c.mapper.forget(group)
+	for _, v := range versions {
+		m, _ := v.(map[string]any)
+		name, _ := m["name"].(string)
+		if served, _ := m["served"].(bool); !served || name == "" {
+			continue
+		}
+		if _, err := c.mapper.mapping(ctx, schema.GroupVersionKind{Group: group, Version: name, Kind: kind}); err != nil {
+			return false, "established, not yet in discovery: " + err.Error()
+		}
+	}
+	return true, ""
 }
 
 // readiness tells whether a CRD is established (a Namespace active), and its state.
