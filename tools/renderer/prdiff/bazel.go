@@ -14,6 +14,7 @@ import (
 // Bazel runs one Bazel binary in one workspace.
 type Bazel struct {
 	Binary     string   // "bazel" or a path
+	Startup    []string // startup options, before the command
 	Dir        string   // the workspace
 	BuildFlags []string // for build and cquery (--disk_cache, --config, ...)
 	QueryFlags []string // for query
@@ -21,13 +22,13 @@ type Bazel struct {
 }
 
 func (b *Bazel) run(args ...string) (string, error) {
-	cmd := exec.Command(b.Binary, args...)
+	cmd := exec.Command(b.Binary, append(append([]string(nil), b.Startup...), args...)...)
 	cmd.Dir = b.Dir
 	// Not the variables of a `bazel run` around us: they name the other workspace.
 	cmd.Env = withoutEnv(os.Environ(), "BUILD_WORKSPACE_DIRECTORY", "BUILD_WORKING_DIRECTORY")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	fmt.Fprintf(b.Log, "prdiff: (in %s) %s %s\n", b.Dir, b.Binary, strings.Join(args, " "))
+	fmt.Fprintf(b.Log, "prdiff: (in %s) %s %s\n", b.Dir, b.Binary, strings.Join(cmd.Args[1:], " "))
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s %s (in %s): %v\n%s", b.Binary, args[0], b.Dir, err, tail(errb.String(), 40))
 	}

@@ -51,6 +51,7 @@ type Options struct {
 	DiskCache    string
 	BazelFlags   []string
 	QueryFlags   []string
+	StartupFlags []string
 	Bazel        string
 	Workspace    string
 	Keep         string
@@ -74,6 +75,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.DiskCache, "disk-cache", "", "Bazel's --disk_cache for both builds (so that the base revision's renders are reused)")
 	fs.StringArrayVar(&o.BazelFlags, "bazel-flag", nil, "a flag for bazel build and cquery on both sides, such as --remote_cache=URL or --config=ci (repeatable)")
 	fs.StringArrayVar(&o.QueryFlags, "query-flag", nil, "a flag for bazel query on both sides (repeatable)")
+	fs.StringArrayVar(&o.StartupFlags, "bazel-startup-flag", nil, "a Bazel startup option for every command, such as --output_user_root=DIR (repeatable)")
 	fs.StringVar(&o.Bazel, "bazel", "bazel", "the Bazel binary")
 	fs.StringVar(&o.Workspace, "workspace", "", "the workspace (default $BUILD_WORKSPACE_DIRECTORY, else the current directory)")
 	fs.StringVar(&o.Keep, "keep", "", "write the rendered manifests to DIR/base and DIR/head and keep them")
@@ -174,6 +176,10 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	res := &Result{Version: 1, Base: o.Base, MergeBase: mb, ChangedFiles: changed,
 		Affected: []string{}, BaseTargets: []string{}, HeadTargets: []string{}}
 	fmt.Fprintf(log, "prdiff: %d changed files since %s (merge base %.12s)\n", len(changed), o.Base, mb)
+	if len(changed) == 0 {
+		res.Diff = &rdiff.Report{Version: 1, Old: o.Base, New: "HEAD", Files: []rdiff.File{}}
+		return res, nil
+	}
 
 	headChanges := Classify(ws, changed)
 	wt, err := repo.AddWorktree(WorktreePath(ws), mb)
@@ -198,8 +204,8 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		}
 		build = append([]string{"--disk_cache=" + dc}, build...)
 	}
-	head := &Bazel{Binary: o.Bazel, Dir: ws, BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
-	base := &Bazel{Binary: o.Bazel, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
+	head := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: ws, BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
+	base := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
 	if !baseChanges.Empty() || !headChanges.Empty() {
 		defer base.Shutdown()
 	}
