@@ -55,7 +55,8 @@ func (r *Repo) MergeBase(rev string) (string, error) {
 // ChangedFiles lists the files of the workspace that differ between the
 // commit base and the working tree (modified, added, deleted, renamed as a
 // deletion and an addition, and untracked files git does not ignore),
-// relative to the workspace, sorted.
+// relative to the workspace, sorted. An untracked MODULE.bazel.lock is
+// left out: Bazel writes one on its first run.
 func (r *Repo) ChangedFiles(base string) ([]string, error) {
 	ws := r.dir(r.Top)
 	diff, err := git(ws, "diff", "--name-only", "--no-renames", "--relative", "-z", base, "--")
@@ -67,8 +68,14 @@ func (r *Repo) ChangedFiles(base string) ([]string, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	for _, f := range strings.Split(diff+untracked, "\x00") {
+	for _, f := range strings.Split(diff, "\x00") {
 		if f != "" {
+			seen[filepath.ToSlash(f)] = true
+		}
+	}
+	for _, f := range strings.Split(untracked, "\x00") {
+		// Bazel writes MODULE.bazel.lock itself: untracked, it is no change.
+		if f != "" && f != "MODULE.bazel.lock" {
 			seen[filepath.ToSlash(f)] = true
 		}
 	}

@@ -73,7 +73,7 @@ func TestChangedFilesAndWorktree(t *testing.T) {
 	writeFiles(t, top, map[string]string{"ws/b/kustomization.yaml": "b2\n", "README.md": "y", "ws/new/BUILD.bazel": ""})
 	commit(t, top, "head")
 	// Not committed: a modified file and an untracked one, and an ignored one.
-	writeFiles(t, top, map[string]string{"ws/a/kustomization.yaml": "a2\n", "ws/a/untracked.yaml": "u\n", ".gitignore": "*.log\n", "ws/a/x.log": ""})
+	writeFiles(t, top, map[string]string{"ws/a/kustomization.yaml": "a2\n", "ws/a/untracked.yaml": "u\n", "ws/MODULE.bazel.lock": "{}", ".gitignore": "*.log\n", "ws/a/x.log": ""})
 
 	repo, err := OpenRepo(ws)
 	if err != nil {
