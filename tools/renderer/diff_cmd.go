@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -59,7 +58,7 @@ func runDiff(args []string, s streams) int {
 		fmt.Fprintln(stderr, "Error: krm diff needs OLD and NEW, or --cluster and MANIFESTS (see krm help diff)")
 		return 2
 	}
-	color, err := useColor(o.color, stdout)
+	color, err := rdiff.UseColor(o.color, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
@@ -94,23 +93,4 @@ func runDiff(args []string, s streams) int {
 		return 0
 	}
 	return 1
-}
-
-// useColor decides --color: auto means stdout is a terminal and NO_COLOR
-// (no-color.org) is unset.
-func useColor(mode string, stdout io.Writer) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		f, ok := stdout.(*os.File)
-		if !ok || os.Getenv("NO_COLOR") != "" {
-			return false, nil
-		}
-		st, err := f.Stat()
-		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
-	}
-	return false, fmt.Errorf("--color %q: want auto, always or never", mode)
 }

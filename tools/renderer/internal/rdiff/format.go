@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -249,4 +250,23 @@ func section(name, summary, body string, room int) (sec string, whole bool) {
 		return "", false
 	}
 	return head + body[:end+1] + cutNote + tail, false
+}
+
+// UseColor decides a --color flag of text output: "always", "never", or
+// "auto": when w is a terminal and NO_COLOR (no-color.org) is unset.
+func UseColor(mode string, w io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		f, ok := w.(*os.File)
+		if !ok || os.Getenv("NO_COLOR") != "" {
+			return false, nil
+		}
+		st, err := f.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0, nil
+	}
+	return false, fmt.Errorf("--color %q: want auto, always or never", mode)
 }

@@ -1,0 +1,256 @@
+//go:build bazel_e2e
+
+// The pull-request flow end to end, with Bazel (scripts/prdiff-test.sh runs
+// it: Bazel on PATH, KRM_DISK_CACHE shared with the other Bazel tests).
+
+package prdiff
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the goldens in testdata/")
+
+// baseFiles are added to the consumer module (e2e/bzlmod) in the base
+// commit: a component, an overlay using it that the head deletes, and a
+// kustomization no change touches.
+var baseFiles = map[string]string{
+	"app/components/probe/BUILD.bazel": `load("@rules_krm//rules:defs.bzl", "krm_kustomization")
+
+krm_kustomization(
+    name = "probe",
+    srcs = [
+        "kustomization.yaml",
+        "patch.yaml",
+    ],
+    kind = "Component",
+    visibility = ["//visibility:public"],
+)
+`,
+	"app/components/probe/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1alpha1
+kind: Component
+patches:
+- path: patch.yaml
+`,
+	"app/components/probe/patch.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: hello
+spec:
+  template:
+    spec:
+      containers:
+      - name: hello
+        env:
+        - name: LOG_LEVEL
+          value: info
+`,
+	"app/prod/BUILD.bazel": overlayBuild("prod", "//app/base", "//app/components/probe"),
+	"app/prod/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: hello-prod
+namePrefix: prod-
+resources:
+- ../base
+components:
+- ../components/probe
+replicas:
+- name: hello
+  count: 3
+`,
+	"app/staging/BUILD.bazel": overlayBuild("staging", "//app/base", "//app/components/probe"),
+	"app/staging/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: hello-staging
+namePrefix: staging-
+resources:
+- ../base
+components:
+- ../components/probe
+`,
+	"app/unrelated/BUILD.bazel": `load("@rules_krm//rules:defs.bzl", "krm_kustomization")
+
+krm_kustomization(
+    name = "unrelated",
+    srcs = [
+        "configmap.yaml",
+        "kustomization.yaml",
+    ],
+)
+`,
+	"app/unrelated/kustomization.yaml": "resources:\n- configmap.yaml\n",
+	"app/unrelated/configmap.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unrelated\ndata:\n  a: b\n",
+}
+
+// headFiles are the head commit's edits: the base, the component and a new
+// overlay (app/staging is deleted; README.md is outside the workspace).
+var headFiles = map[string]string{
+	"app/base/greeting.txt": "Hello again from rules_krm\n",
+	"app/components/probe/patch.yaml": strings.Replace(baseFiles["app/components/probe/patch.yaml"],
+		"value: info", "value: debug", 1),
+	"app/dev/BUILD.bazel": overlayBuild("dev", "//app/base"),
+	"app/dev/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: hello-dev
+namePrefix: dev-
+resources:
+- ../base
+`,
+	"../README.md": "the head\n",
+}
+
+// overlayBuild is the BUILD file of a kustomization with only its
+// kustomization file and deps.
+func overlayBuild(name string, deps ...string) string {
+	return `load("@rules_krm//rules:defs.bzl", "krm_kustomization")
+
+krm_kustomization(
+    name = "` + name + `",
+    srcs = ["kustomization.yaml"],
+    deps = ["` + strings.Join(deps, `", "`) + `"],
+)
+`
+}
+
+func TestEndToEnd(t *testing.T) {
+	bazel := os.Getenv("KRM_BAZEL")
+	if bazel == "" {
+		bazel = "bazel"
+	}
+	if _, err := exec.LookPath(bazel); err != nil {
+		t.Skipf("no Bazel: %v", err)
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fixed path: its Bazel output base (external repositories, analysis)
+	// serves the next run.
+	dir := filepath.Join(os.TempDir(), "rules_krm-tests", "prdiff")
+	if d := os.Getenv("KRM_TEST_DIR"); d != "" {
+		dir = filepath.Join(d, "prdiff")
+	}
+	top := filepath.Join(dir, "repo")
+	ws := filepath.Join(top, "deploy")
+	if err := os.RemoveAll(top); err != nil {
+		t.Fatal(err)
+	}
+	diskCache := os.Getenv("KRM_DISK_CACHE")
+	if diskCache == "" {
+		diskCache = filepath.Join(os.Getenv("HOME"), ".cache", "rules_krm", "disk-cache")
+	}
+
+	// The base commit: e2e/bzlmod as a consumer of this checkout
+	// (scripts/bazel-lib.sh), in a subdirectory of the repository.
+	cmd := exec.Command("bash", "-c", `source scripts/bazel-lib.sh && consumer_module e2e/bzlmod "$1"`, "-", ws)
+	cmd.Dir, cmd.Env = root, append(os.Environ(), "ROOT="+root)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("consumer_module: %v\n%s", err, out)
+	}
+	if err := os.Remove(filepath.Join(ws, "app/prod/prod_manifests.golden.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, ws, baseFiles)
+	writeFiles(t, top, map[string]string{"README.md": "the base\n", ".gitignore": "bazel-*\n"})
+	run(t, top, "git", "init", "-q", "-b", "main")
+	commit(t, top, "base")
+	run(t, top, "git", "checkout", "-q", "-b", "feature")
+	writeFiles(t, ws, headFiles)
+	run(t, top, "git", "rm", "-q", "-r", "deploy/app/staging")
+	commit(t, top, "head")
+
+	keep := filepath.Join(dir, "out")
+	var log bytes.Buffer
+	res, err := Run(Options{Base: "main", Workspace: ws, DiskCache: diskCache, Bazel: bazel, Keep: keep}, &log)
+	t.Logf("prdiff's log:\n%s", log.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	wantChanged := []string{"app/base/greeting.txt", "app/components/probe/patch.yaml", "app/dev/BUILD.bazel", "app/dev/kustomization.yaml", "app/staging/BUILD.bazel", "app/staging/kustomization.yaml"}
+	if !reflect.DeepEqual(res.ChangedFiles, wantChanged) {
+		t.Errorf("ChangedFiles = %q\nwant %q", res.ChangedFiles, wantChanged)
+	}
+	// The affected set is bazel query's rdeps of the changed files, on
+	// each side (//app/unrelated is not in it; the component is, with no
+	// manifests of its own).
+	query := func(expr string) []string {
+		b := &Bazel{Binary: bazel, Dir: ws, Log: &log}
+		l, err := b.Query(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	headRdeps := query(`kind(krm_kustomization_rule, rdeps(//..., set(//app/base:greeting.txt //app/components/probe:patch.yaml //app/dev:kustomization.yaml) + //app/dev:all))`)
+	run(t, top, "git", "checkout", "-q", "main")
+	baseRdeps := query(`kind(krm_kustomization_rule, rdeps(//..., set(//app/base:greeting.txt //app/components/probe:patch.yaml //app/staging:kustomization.yaml) + //app/staging:all))`)
+	run(t, top, "git", "checkout", "-q", "feature")
+	if got, want := res.Affected, unionStrings(headRdeps, baseRdeps); !reflect.DeepEqual(got, want) {
+		t.Errorf("Affected = %q\nbazel query rdeps of the changed files = %q", got, want)
+	}
+	wantAffected := []string{"//app/base:base", "//app/components/probe:probe", "//app/dev:dev", "//app/prod:prod", "//app/staging:staging"}
+	if !reflect.DeepEqual(res.Affected, wantAffected) {
+		t.Errorf("Affected = %q, want %q", res.Affected, wantAffected)
+	}
+	if out := run(t, top, "git", "worktree", "list"); strings.Count(out, "\n") != 1 {
+		t.Errorf("the base worktree is still there:\n%s", out)
+	}
+
+	// The outputs: goldens with the merge base (a commit of this run) left out.
+	var md, text, js bytes.Buffer
+	if err := res.WriteMarkdown(&md, 60000); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Diff.WriteText(&text, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	mergeBase := regexp.MustCompile(`"mergeBase": "[0-9a-f]+"`)
+	golden(t, "e2e.md", md.Bytes())
+	golden(t, "e2e.txt", text.Bytes())
+	golden(t, "e2e.json", mergeBase.ReplaceAll(js.Bytes(), []byte(`"mergeBase": "MERGE_BASE"`)))
+
+	// The command as CI runs it: the Markdown, and exit status 1.
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"--base", "main", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "markdown"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("prdiff --format markdown: exit %d, want 1\n%s", code, stderr.String())
+	}
+	if stdout.String() != md.String() {
+		t.Errorf("prdiff --format markdown printed\n%s\nwant\n%s", stdout.String(), md.String())
+	}
+	// No change since the base: exit 0, nothing built.
+	stderr.Reset()
+	if code := Main([]string{"--base", "HEAD", "--workspace", ws, "--bazel", bazel, "--format", "json"}, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Errorf("prdiff --base HEAD: exit %d, want 0\n%s", code, stderr.String())
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (run with -update to rewrite it):\n%s", p, got)
+	}
+}

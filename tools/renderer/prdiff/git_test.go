@@ -1,0 +1,162 @@
+package prdiff
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// scratchRepo makes a git repository in a new directory with files (path →
+// content) committed, and returns its path.
+func scratchRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	run(t, dir, "git", "init", "-q", "-b", "main")
+	writeFiles(t, dir, files)
+	commit(t, dir, "base")
+	return dir
+}
+
+func run(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_AUTHOR_DATE=2025-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-01-01T00:00:00Z")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func commit(t *testing.T, dir, msg string) {
+	t.Helper()
+	run(t, dir, "git", "add", "-A")
+	run(t, dir, "git", "commit", "-q", "-m", msg)
+}
+
+func TestChangedFilesAndWorktree(t *testing.T) {
+	top := scratchRepo(t, map[string]string{
+		"README.md":                 "x",
+		"ws/MODULE.bazel":           "module(name = \"ws\")\n",
+		"ws/a/BUILD.bazel":          "",
+		"ws/a/kustomization.yaml":   "a\n",
+		"ws/a/old.yaml":             "old\n",
+		"ws/b/kustomization.yaml":   "b\n",
+		"ws/gone/BUILD.bazel":       "",
+		"ws/gone/kustomization.yml": "gone\n",
+	})
+	run(t, top, "git", "checkout", "-q", "-b", "feature")
+	ws := filepath.Join(top, "ws")
+	run(t, top, "git", "rm", "-q", "-r", "ws/gone")
+	run(t, top, "git", "mv", "ws/a/old.yaml", "ws/a/renamed.yaml")
+	writeFiles(t, top, map[string]string{"ws/b/kustomization.yaml": "b2\n", "README.md": "y", "ws/new/BUILD.bazel": ""})
+	commit(t, top, "head")
+	// Not committed: a modified file and an untracked one, and an ignored one.
+	writeFiles(t, top, map[string]string{"ws/a/kustomization.yaml": "a2\n", "ws/a/untracked.yaml": "u\n", "ws/MODULE.bazel.lock": "{}", ".gitignore": "*.log\n", "ws/a/x.log": ""})
+
+	repo, err := OpenRepo(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.Prefix != "ws" {
+		t.Errorf("Prefix = %q, want ws", repo.Prefix)
+	}
+	mb, err := repo.MergeBase("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSpace(run(t, top, "git", "rev-parse", "main")); mb != want {
+		t.Errorf("MergeBase = %s, want %s", mb, want)
+	}
+	files, err := repo.ChangedFiles(mb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/kustomization.yaml", "a/old.yaml", "a/renamed.yaml", "a/untracked.yaml", "b/kustomization.yaml", "gone/BUILD.bazel", "gone/kustomization.yml", "new/BUILD.bazel"}
+	if !reflect.DeepEqual(files, want) {
+		t.Errorf("ChangedFiles = %q\nwant %q", files, want)
+	}
+
+	// The base side: a worktree of the merge base, classified there.
+	path := filepath.Join(t.TempDir(), "wt", "base")
+	if err := os.MkdirAll(path, 0o755); err != nil { // left over from an earlier run
+		t.Fatal(err)
+	}
+	writeFiles(t, path, map[string]string{"stale": ""})
+	wt, err := repo.AddWorktree(path, mb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wt.Dir() != filepath.Join(path, "ws") {
+		t.Errorf("Dir() = %s", wt.Dir())
+	}
+	if _, err := os.Stat(filepath.Join(path, "stale")); !os.IsNotExist(err) {
+		t.Errorf("the worktree kept a file of the directory it replaced: %v", err)
+	}
+	got := Classify(wt.Dir(), files)
+	wantBase := Changes{Files: []string{"//a:kustomization.yaml", "//a:old.yaml", "//gone:kustomization.yml"}, Packages: []string{"//gone:*"}, Ignored: []string{"b/kustomization.yaml"}}
+	if !reflect.DeepEqual(got, wantBase) {
+		t.Errorf("Classify(base) = %+v\nwant %+v", got, wantBase)
+	}
+	gotHead := Classify(ws, files)
+	wantHead := Changes{Files: []string{"//a:kustomization.yaml", "//a:renamed.yaml", "//a:untracked.yaml"}, Packages: []string{"//new:*"}, Ignored: []string{"b/kustomization.yaml"}}
+	if !reflect.DeepEqual(gotHead, wantHead) {
+		t.Errorf("Classify(head) = %+v\nwant %+v", gotHead, wantHead)
+	}
+
+	// A second run replaces the worktree the first left behind.
+	wt2, err := repo.AddWorktree(path, mb)
+	if err != nil {
+		t.Fatalf("a second AddWorktree at the same path: %v", err)
+	}
+	if err := wt2.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the worktree is still there: %v", err)
+	}
+	if out := run(t, top, "git", "worktree", "list", "--porcelain"); strings.Contains(out, path) {
+		t.Errorf("git still lists the removed worktree:\n%s", out)
+	}
+}
+
+func TestWorktreePath(t *testing.T) {
+	a, b := WorktreePath("/src/one"), WorktreePath("/src/two")
+	if a == b || a != WorktreePath("/src/one") || filepath.Base(a) != "base" {
+		t.Errorf("WorktreePath: %s and %s", a, b)
+	}
+}
+
+func TestMainFlags(t *testing.T) {
+	for _, args := range [][]string{nil, {"--base"}, {"--base", "main", "extra"}, {"--base", "main", "--format", "yaml"}, {"--base", "main", "--color", "red"}} {
+		var out, errb strings.Builder
+		if code := Main(args, &out, &errb); code != 2 {
+			t.Errorf("Main(%q) = %d, want 2 (stderr %s)", args, code, errb.String())
+		}
+	}
+	var out, errb strings.Builder
+	if code := Main([]string{"--base", "main", "--workspace", t.TempDir()}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "git") {
+		t.Errorf("outside a git repository: exit %d, stderr %s", code, errb.String())
+	}
+}

@@ -1,0 +1,157 @@
+package prdiff
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Changes is what a set of changed files means for the build graph of one
+// side (the base revision or the head), as the inputs of one bazel query.
+type Changes struct {
+	// All: a change that may affect every target (MODULE.bazel, a .bzl
+	// file, .bazelrc, ...); the other fields are then empty.
+	All bool
+	// Files are the labels of changed files in a package, sorted. Some
+	// may name no target (a file no rule uses); Files filters them out.
+	Files []string
+	// Packages are the packages whose BUILD file changed, as "//pkg:*"
+	// patterns, sorted: every target in them is affected.
+	Packages []string
+	// Ignored are changed files in no package, sorted.
+	Ignored []string
+}
+
+// Empty reports whether nothing of the build graph changed.
+func (c *Changes) Empty() bool { return !c.All && len(c.Files) == 0 && len(c.Packages) == 0 }
+
+// workspaceFiles are files at the workspace root that configure the whole
+// build: a change to one may affect any target.
+var workspaceFiles = map[string]bool{
+	"MODULE.bazel": true, "MODULE.bazel.lock": true, "WORKSPACE": true, "WORKSPACE.bazel": true,
+	"WORKSPACE.bzlmod": true, ".bazelrc": true, ".bazelversion": true, ".bazelignore": true,
+}
+
+// Classify maps changed files (slash-separated, relative to the workspace
+// root) to the build graph of the tree at root: a file that exists there
+// becomes the label of its package (the nearest directory with a BUILD or
+// BUILD.bazel file), a BUILD file its whole package, a .bzl file or a
+// workspace file (MODULE.bazel, *.MODULE.bazel, WORKSPACE, .bazelrc, ...)
+// everything. Files that do not exist in root are left out: they are the
+// other side's (a deleted file counts at the base, a new one at the head).
+func Classify(root string, files []string) Changes {
+	return classify(files, func(rel string) bool {
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		return err == nil && st.Mode().IsRegular()
+	})
+}
+
+// classify is Classify with the file system as isFile (a regular file at a
+// slash-separated path relative to the workspace root).
+func classify(files []string, isFile func(string) bool) Changes {
+	var c Changes
+	labels, pkgs := map[string]bool{}, map[string]bool{}
+	for _, f := range files {
+		f = path.Clean(f)
+		if !isFile(f) {
+			continue
+		}
+		dir, base := path.Dir(f), path.Base(f)
+		switch {
+		case dir == "." && workspaceFiles[base], strings.HasSuffix(base, ".MODULE.bazel"), strings.HasSuffix(base, ".bzl"):
+			return Changes{All: true}
+		case base == "BUILD" || base == "BUILD.bazel":
+			pkgs["//"+pkgName(dir)+":*"] = true
+			continue
+		}
+		pkg, ok := packageOf(dir, isFile)
+		if !ok {
+			c.Ignored = append(c.Ignored, f)
+			continue
+		}
+		name := f
+		if pkg != "" {
+			name = strings.TrimPrefix(f, pkg+"/")
+		}
+		labels["//"+pkg+":"+name] = true
+	}
+	c.Files, c.Packages = sortedKeys(labels), sortedKeys(pkgs)
+	sort.Strings(c.Ignored)
+	return c
+}
+
+// packageOf returns the package of a directory: the nearest directory at or
+// above it with a BUILD or BUILD.bazel file ("" for the root package).
+func packageOf(dir string, isFile func(string) bool) (string, bool) {
+	for {
+		if isFile(path.Join(dir, "BUILD.bazel")) || isFile(path.Join(dir, "BUILD")) {
+			return pkgName(dir), true
+		}
+		if dir == "." {
+			return "", false
+		}
+		dir = path.Dir(dir)
+	}
+}
+
+func pkgName(dir string) string {
+	if dir == "." {
+		return ""
+	}
+	return dir
+}
+
+// sortedKeys returns the keys of m, sorted (nil for none).
+func sortedKeys(m map[string]bool) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Expr is the bazel query expression for the kustomizations affected by
+// the changes, given the labels of Files that name targets (see
+// Changes.Files): the krm_kustomization_rule targets among the reverse
+// dependencies in //... of those files and of every target in the changed
+// packages. "" when nothing is affected.
+func (c *Changes) Expr(targets []string) string {
+	if c.All {
+		return "kind(krm_kustomization_rule, //...)"
+	}
+	terms := append([]string(nil), c.Packages...)
+	if len(targets) > 0 {
+		terms = append(terms, "set("+strings.Join(quoteAll(targets), " ")+")")
+	}
+	if len(terms) == 0 {
+		return ""
+	}
+	return "kind(krm_kustomization_rule, rdeps(//..., " + strings.Join(terms, " + ") + "))"
+}
+
+// FilesExpr is the query for the source-file targets in the packages of
+// Files ("" when there are none): a changed file that no rule uses names
+// no target, and a query naming it would fail.
+func (c *Changes) FilesExpr() string {
+	pkgs := map[string]bool{}
+	for _, l := range c.Files {
+		pkgs[l[:strings.Index(l, ":")]+":*"] = true
+	}
+	if len(pkgs) == 0 {
+		return ""
+	}
+	return `kind("source file", ` + strings.Join(sortedKeys(pkgs), " + ") + ")"
+}
+
+// quoteAll quotes labels for the query language (file names may hold
+// characters its bare words do not allow).
+func quoteAll(labels []string) []string {
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = `"` + l + `"`
+	}
+	return q
+}

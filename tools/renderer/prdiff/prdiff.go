@@ -1,0 +1,354 @@
+// Package prdiff is the pull-request flow of `krm diff` (tools/prdiff,
+// docs/pr-diffs.md): it finds the krm_kustomization targets that the
+// changes between a base revision and the working tree affect, from the
+// build graph (bazel query), renders them at the base (in a git worktree)
+// and at the head, and compares the two sets of manifests as
+// `krm diff OLD NEW` compares two directories.
+//
+// It lives under tools/renderer to use the comparison of `krm diff`
+// (tools/renderer/internal/rdiff) directly; tools/prdiff is its command.
+package prdiff
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+)
+
+const usage = `Usage: prdiff --base REV [flags]
+       bazel run @rules_krm//tools/prdiff -- --base origin/main [flags]
+
+Shows what a change does to the rendered manifests: finds the
+krm_kustomization targets that the files changed between REV (its merge base
+with HEAD) and the working tree affect, with bazel query (the reverse
+dependencies of the changed files; a changed BUILD file affects its whole
+package, a changed .bzl file, MODULE.bazel or .bazelrc every kustomization),
+renders them at the base revision (in a temporary git worktree) and at the
+head with bazel build, and compares the two as 'krm diff OLD NEW' compares
+two directories. A deleted or new kustomization shows as wholly removed or
+added.
+
+Runs in $BUILD_WORKSPACE_DIRECTORY (set by bazel run), else in the current
+directory. Exit status, as diff's: 0 no differences, 1 differences, 2 an error.
+
+Flags:
+`
+
+// Options are the command's flags.
+type Options struct {
+	Base         string
+	Format       string
+	Color        string
+	MaxBytes     int
+	DiskCache    string
+	BazelFlags   []string
+	QueryFlags   []string
+	StartupFlags []string
+	Bazel        string
+	Workspace    string
+	Keep         string
+	AffectedOnly bool
+}
+
+// Main runs the command with args (without the program name) and returns
+// its exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	var o Options
+	fs := pflag.NewFlagSet("prdiff", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.Base, "base", "", "the base revision (required): a branch, tag or commit; its merge base with HEAD is compared")
+	fs.StringVar(&o.Format, "format", "text", "text, markdown (a pull-request comment) or json (schema in docs/pr-diffs.md)")
+	fs.StringVar(&o.Color, "color", "auto", "text output in colour: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
+	fs.IntVar(&o.MaxBytes, "max-bytes", 60000, "markdown: cut the output to about this many bytes, saying what was left out")
+	fs.StringVar(&o.DiskCache, "disk-cache", "", "Bazel's --disk_cache for both builds (so that the base revision's renders are reused)")
+	fs.StringArrayVar(&o.BazelFlags, "bazel-flag", nil, "a flag for bazel build and cquery on both sides, such as --remote_cache=URL or --config=ci (repeatable)")
+	fs.StringArrayVar(&o.QueryFlags, "query-flag", nil, "a flag for bazel query on both sides (repeatable)")
+	fs.StringArrayVar(&o.StartupFlags, "bazel-startup-flag", nil, "a Bazel startup option for every command, such as --output_user_root=DIR (repeatable)")
+	fs.StringVar(&o.Bazel, "bazel", "bazel", "the Bazel binary")
+	fs.StringVar(&o.Workspace, "workspace", "", "the workspace (default $BUILD_WORKSPACE_DIRECTORY, else the current directory)")
+	fs.StringVar(&o.Keep, "keep", "", "write the rendered manifests to DIR/base and DIR/head and keep them")
+	fs.BoolVar(&o.AffectedOnly, "affected-only", false, "print the affected kustomizations, one label a line, and render nothing")
+	if err := fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 0 || o.Base == "" {
+		fmt.Fprintln(stderr, "Error: prdiff needs --base REV and no arguments (see prdiff --help)")
+		return 2
+	}
+	if o.Format != "text" && o.Format != "markdown" && o.Format != "json" {
+		fmt.Fprintf(stderr, "Error: --format %q: want text, markdown or json\n", o.Format)
+		return 2
+	}
+	color, err := rdiff.UseColor(o.Color, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	res, err := Run(o, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
+	if o.AffectedOnly {
+		for _, l := range res.Affected {
+			fmt.Fprintln(stdout, l)
+		}
+		return 0
+	}
+	switch o.Format {
+	case "json":
+		err = res.WriteJSON(stdout)
+	case "markdown":
+		err = res.WriteMarkdown(stdout, o.MaxBytes)
+	default:
+		err = res.Diff.WriteText(stdout, color)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: writing the diff: %v\n", err)
+		return 2
+	}
+	if res.Diff.Empty() {
+		return 0
+	}
+	return 1
+}
+
+// Result is what Run found: the JSON output of `prdiff --format json`.
+type Result struct {
+	Version      int      `json:"version"`
+	Base         string   `json:"base"`         // the --base argument
+	MergeBase    string   `json:"mergeBase"`    // the commit rendered as the base
+	ChangedFiles []string `json:"changedFiles"` // relative to the workspace
+	// Affected are the kustomizations the change affects on either side,
+	// sorted; BaseTargets and HeadTargets those that exist on each side
+	// (those rendered there).
+	Affected    []string `json:"affected"`
+	BaseTargets []string `json:"baseTargets"`
+	HeadTargets []string `json:"headTargets"`
+	// Diff is the comparison of the rendered manifests, as krm diff's JSON
+	// (paths: PACKAGE/NAME_manifests.yaml).
+	Diff *rdiff.Report `json:"diff"`
+}
+
+// Run runs the flow (without writing the diff).
+func Run(o Options, log io.Writer) (*Result, error) {
+	ws := o.Workspace
+	if ws == "" {
+		ws = os.Getenv("BUILD_WORKSPACE_DIRECTORY")
+	}
+	if ws == "" {
+		var err error
+		if ws, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, err
+	}
+	repo, err := OpenRepo(ws)
+	if err != nil {
+		return nil, err
+	}
+	mb, err := repo.MergeBase(o.Base)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := repo.ChangedFiles(mb)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Version: 1, Base: o.Base, MergeBase: mb, ChangedFiles: changed,
+		Affected: []string{}, BaseTargets: []string{}, HeadTargets: []string{}}
+	fmt.Fprintf(log, "prdiff: %d changed files since %s (merge base %.12s)\n", len(changed), o.Base, mb)
+	if len(changed) == 0 {
+		res.Diff = &rdiff.Report{Version: 1, Old: o.Base, New: "HEAD", Files: []rdiff.File{}}
+		return res, nil
+	}
+
+	headChanges := Classify(ws, changed)
+	wt, err := repo.AddWorktree(WorktreePath(ws), mb)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := wt.Remove(); err != nil {
+			fmt.Fprintf(log, "prdiff: removing the worktree %s: %v\n", wt.Path, err)
+		}
+	}()
+	baseChanges := Classify(wt.Dir(), changed)
+	for _, f := range unionStrings(headChanges.Ignored, baseChanges.Ignored) {
+		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", f)
+	}
+
+	build := o.BazelFlags
+	if o.DiskCache != "" {
+		dc, err := filepath.Abs(o.DiskCache)
+		if err != nil {
+			return nil, err
+		}
+		build = append([]string{"--disk_cache=" + dc}, build...)
+	}
+	head := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: ws, BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
+	base := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
+	if !baseChanges.Empty() || !headChanges.Empty() {
+		defer base.Shutdown()
+	}
+
+	// The affected set: the union of both sides' queries, each side then
+	// rendering those of them that exist there (a target can be affected on
+	// one side only, such as one whose glob takes in a new file).
+	baseAff, err := sideAffected(base, baseChanges)
+	if err != nil {
+		return nil, err
+	}
+	headAff, err := sideAffected(head, headChanges)
+	if err != nil {
+		return nil, err
+	}
+	res.Affected = unionStrings(baseAff, headAff)
+	if len(res.Affected) > 0 {
+		if res.BaseTargets, err = existing(base, res.Affected); err != nil {
+			return nil, err
+		}
+		if res.HeadTargets, err = existing(head, res.Affected); err != nil {
+			return nil, err
+		}
+	}
+	fmt.Fprintf(log, "prdiff: %d affected kustomizations (%d at the base, %d at the head)\n", len(res.Affected), len(res.BaseTargets), len(res.HeadTargets))
+	for _, l := range res.Affected {
+		fmt.Fprintf(log, "prdiff:   %s\n", l)
+	}
+	if o.AffectedOnly {
+		return res, nil
+	}
+
+	out := o.Keep
+	if out == "" {
+		if out, err = os.MkdirTemp("", "krm-prdiff-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(out)
+	} else {
+		for _, d := range []string{"base", "head"} {
+			if err := os.RemoveAll(filepath.Join(out, d)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	baseDir, headDir := filepath.Join(out, "base"), filepath.Join(out, "head")
+	if err := base.Render(res.BaseTargets, baseDir); err != nil {
+		return nil, fmt.Errorf("rendering the base (%.12s): %w", mb, err)
+	}
+	if err := head.Render(res.HeadTargets, headDir); err != nil {
+		return nil, fmt.Errorf("rendering the head: %w", err)
+	}
+	if res.Diff, err = rdiff.Paths(baseDir, headDir); err != nil {
+		return nil, err
+	}
+	res.Diff.Old, res.Diff.New = o.Base, "HEAD"
+	return res, nil
+}
+
+// sideAffected is the affected set on one side ("" changes: none).
+func sideAffected(b *Bazel, c Changes) ([]string, error) {
+	if c.Empty() {
+		return nil, nil
+	}
+	return b.Affected(c)
+}
+
+// existing keeps the kustomization targets that exist in b's workspace.
+func existing(b *Bazel, targets []string) ([]string, error) {
+	all, err := b.Query("kind(krm_kustomization_rule, //...)")
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, l := range all {
+		have[l] = true
+	}
+	kept := []string{}
+	for _, l := range targets {
+		if have[l] {
+			kept = append(kept, l)
+		}
+	}
+	return kept, nil
+}
+
+func unionStrings(a, b []string) []string {
+	m := map[string]bool{}
+	for _, s := range append(append([]string(nil), a...), b...) {
+		m[s] = true
+	}
+	u := make([]string, 0, len(m))
+	for s := range m {
+		u = append(u, s)
+	}
+	sort.Strings(u)
+	return u
+}
+
+// WriteJSON writes the result as indented JSON.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// maxListed bounds the kustomizations the Markdown lists by name.
+const maxListed = 100
+
+// WriteMarkdown writes krm diff's Markdown (bounded by maxBytes) and a
+// collapsed list of the affected kustomizations.
+func (r *Result) WriteMarkdown(w io.Writer, maxBytes int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<details><summary>%d kustomizations affected by %d changed files (from the build graph)</summary>\n\n", len(r.Affected), len(r.ChangedFiles))
+	for i, l := range r.Affected {
+		if i == maxListed {
+			fmt.Fprintf(&b, "- ... and %d more\n", len(r.Affected)-maxListed)
+			break
+		}
+		fmt.Fprintf(&b, "- `%s`%s\n", l, r.side(l))
+	}
+	b.WriteString("\n</details>\n")
+	if err := r.Diff.WriteMarkdown(w, maxBytes-b.Len()); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// side notes a kustomization on one side only.
+func (r *Result) side(label string) string {
+	inBase, inHead := contains(r.BaseTargets, label), contains(r.HeadTargets, label)
+	switch {
+	case inBase && !inHead:
+		return " (deleted)"
+	case inHead && !inBase:
+		return " (new)"
+	}
+	return ""
+}
+
+func contains(sorted []string, s string) bool {
+	i := sort.SearchStrings(sorted, s)
+	return i < len(sorted) && sorted[i] == s
+}
