@@ -50,9 +50,7 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/prebuilt-test.sh
   echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
   scripts/remote-cache-test.sh
-  # --- prdiff: the pull-request flow (tools/prdiff, docs/pr-diffs.md) ---
-  echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh)"
+  echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh, docs/pr-diffs.md)"
   scripts/prdiff-test.sh
-  # --- end prdiff ---
 fi
 echo "== all tests passed"
