@@ -24,8 +24,8 @@ func TestCLIDocsListEveryFlag(t *testing.T) {
 		"trace":    traceFlags(&sink).fs,
 		"diff":     diffFlags(&sink).fs,
 		"validate": validateFlags(&sink).fs,
-		"apply":  applyFlags(&sink).fs,
-		"delete": deleteFlags(&sink).fs,
+		"apply":    applyFlags(&sink).fs,
+		"delete":   deleteFlags(&sink).fs,
 	}
 	flagRE := regexp.MustCompile("`(?:-[a-zA-Z], )?--([a-z0-9-]+)")
 	for name, fs := range commands {
