@@ -239,7 +239,7 @@ func baseCases(t *testing.T, root string) []agreementCase {
 		})
 		sort.Strings(dirs)
 		for _, dir := range dirs {
-			res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Warnings: io.Discard}, false)
+			res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Stderr: io.Discard})
 			if err != nil {
 				continue // a component, or a base that needs its parent
 			}
