@@ -12,12 +12,16 @@ import (
 // cluster_enabled.go are left out).
 const leanTag = "krm_nohelm"
 
-// goTool is the go command, or skips the test where there is none (a Bazel sandbox).
+// goTool is the go command, or skips the test where there is none or no module to build (a
+// Bazel sandbox: no go.mod among the runfiles).
 func goTool(t *testing.T) string {
 	t.Helper()
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go on PATH")
+	}
+	if _, err := os.Stat(filepath.Join("..", "..", "go.mod")); err != nil {
+		t.Skipf("not in the rules_krm module: %v", err)
 	}
 	return gocmd
 }
