@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 )
 
 const applyUsage = `Usage: krm apply MANIFESTS... [flags]
@@ -64,17 +64,17 @@ func runApply(args []string, s streams) int {
 		fmt.Fprintln(stderr, "Error: --prune needs --applyset NAME: krm prunes only the members of an ApplySet")
 		return 2
 	}
-	cl, objs, set, err := o.cluster.connect(o.fs.Args(), true, stderr)
+	cl, err := o.cluster.connect(o.fs.Args(), true, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return clusterExit(err)
 	}
-	err = cl.Apply(context.Background(), objs, cluster.ApplyOptions{
-		Force: o.force, DryRun: o.dryRun, ApplySet: set, Prune: o.prune, Timeout: o.timeout,
+	err = cl.Apply(context.Background(), clustersupport.ApplyOptions{
+		Force: o.force, DryRun: o.dryRun, Prune: o.prune, Timeout: o.timeout,
 		Report: func(line string) { fmt.Fprintln(stdout, line) },
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: context %s (%s): %v\n", cl.Context, cl.Server, err)
+		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), err)
 		return 1
 	}
 	return 0

@@ -10,13 +10,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
 // clusterFlags are the flags of the commands that talk to an API server (apply, delete,
 // diff --cluster): which kubeconfig and context, and for the writing commands the contexts
-// they may use without --context.
+// they may use without --context. The client is package cluster's, linked in the full krm
+// only (cluster_enabled.go): the lean renderer links clustersupport, which says so.
 type clusterFlags struct {
 	kubeconfig, context  string
 	allowed              []string
@@ -29,7 +30,7 @@ func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: $KUBECONFIG, a list of files, else ~/.kube/config)")
 	fs.StringVar(&c.context, "context", "", "the kubeconfig context (default: its current context)")
 	if writes {
-		fs.StringArrayVar(&c.allowed, "allowed-context", nil, "a context this command may use without --context (repeatable; default: $"+cluster.AllowedContextsEnv+", comma-separated); with a list, only its contexts")
+		fs.StringArrayVar(&c.allowed, "allowed-context", nil, "a context this command may use without --context (repeatable; default: $"+clustersupport.AllowedContextsEnv+", comma-separated); with a list, only its contexts")
 	}
 	fs.StringVar(&c.applyset, "applyset", "", "the ApplySet tracking the objects: its parent Secret NAME (or secrets/NAME, configmaps/NAME)")
 	fs.StringVar(&c.applysetNS, "applyset-namespace", "", "the namespace of the ApplySet's parent (default: the context's namespace, else default)")
@@ -37,31 +38,13 @@ func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
 
 // connect reads the manifests and connects; writes checks the context against --context and
 // the allow-list first.
-func (c *clusterFlags) connect(args []string, writes bool, stderr io.Writer) (*cluster.Client, []*cluster.Object, *cluster.ApplySet, error) {
-	objs, err := cluster.ReadManifests(args, os.Stdin)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	cl, err := cluster.Connect(context.Background(), cluster.Config{Kubeconfig: c.kubeconfig, Context: c.context, Warnings: stderr})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if writes {
-		if err := cluster.AllowContext(cl.Context, c.fs.Changed("context"), c.allowed); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	var set *cluster.ApplySet
-	if c.applyset != "" {
-		ns := c.applysetNS
-		if ns == "" {
-			ns = cl.Namespace
-		}
-		if set, err = cluster.ParseApplySet(c.applyset, ns); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return cl, objs, set, nil
+func (c *clusterFlags) connect(args []string, writes bool, stderr io.Writer) (clustersupport.Session, error) {
+	return clustersupport.Open(context.Background(), clustersupport.Request{
+		Manifests: args, Stdin: os.Stdin,
+		Kubeconfig: c.kubeconfig, Context: c.context, Warnings: stderr,
+		Writes: writes, ExplicitContext: c.fs.Changed("context"), Allowed: c.allowed,
+		ApplySet: c.applyset, ApplySetNamespace: c.applysetNS,
+	})
 }
 
 // needManifests checks that a command got its MANIFESTS arguments.
@@ -72,10 +55,11 @@ func needManifests(fs *pflag.FlagSet, command string) error {
 	return nil
 }
 
-// clusterExit is the exit status of a cluster command's error: 2 for bad input or a context
-// it may not use, 1 for a failure of the cluster's.
+// clusterExit is the exit status of a cluster command's error: 2 for bad input, a context
+// it may not use or a krm without a Kubernetes client (the lean renderer), 1 for a failure
+// of the cluster's.
 func clusterExit(err error) int {
-	if errors.Is(err, rdiff.ErrMalformed) || errors.Is(err, cluster.ErrContext) {
+	if errors.Is(err, rdiff.ErrMalformed) || errors.Is(err, clustersupport.ErrContext) || errors.Is(err, clustersupport.ErrNoClient) {
 		return 2
 	}
 	return 1

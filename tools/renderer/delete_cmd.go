@@ -47,13 +47,13 @@ func runDelete(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	cl, objs, set, err := o.cluster.connect(o.fs.Args(), true, stderr)
+	cl, err := o.cluster.connect(o.fs.Args(), true, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return clusterExit(err)
 	}
-	if err := cl.Delete(context.Background(), objs, set, o.dryRun, func(line string) { fmt.Fprintln(stdout, line) }); err != nil {
-		fmt.Fprintf(stderr, "Error: context %s (%s): %v\n", cl.Context, cl.Server, err)
+	if err := cl.Delete(context.Background(), o.dryRun, func(line string) { fmt.Fprintln(stdout, line) }); err != nil {
+		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), err)
 		return 1
 	}
 	return 0

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
@@ -29,9 +29,9 @@ func (l *liveDiffFlags) report(fs *pflag.FlagSet, stderr io.Writer) (*rdiff.Repo
 	if err := needManifests(fs, "diff --cluster"); err != nil {
 		return nil, err
 	}
-	cl, objs, set, err := l.cluster.connect(fs.Args(), false, stderr)
+	cl, err := l.cluster.connect(fs.Args(), false, stderr)
 	if err != nil {
 		return nil, err
 	}
-	return cl.Diff(context.Background(), objs, cluster.DiffOptions{Force: l.force, ApplySet: set, Name: strings.Join(fs.Args(), " ")})
+	return cl.Diff(context.Background(), clustersupport.DiffOptions{Force: l.force, Name: strings.Join(fs.Args(), " ")})
 }

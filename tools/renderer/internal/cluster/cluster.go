@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
@@ -39,12 +40,12 @@ const (
 
 // AllowedContextsEnv names the environment variable listing the contexts apply and delete
 // may use without --context (comma-separated).
-const AllowedContextsEnv = "KRM_ALLOWED_CONTEXTS"
+const AllowedContextsEnv = clustersupport.AllowedContextsEnv
 
 // Errors callers can tell apart.
 var (
 	ErrUnreachable = errors.New("cannot reach the API server")
-	ErrContext     = errors.New("context not allowed")
+	ErrContext     = clustersupport.ErrContext
 	ErrConflict    = errors.New("field manager conflict")
 	ErrForbidden   = errors.New("forbidden")
 )

@@ -1,0 +1,67 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+)
+
+// Linking this package gives krm its Kubernetes client: only the full krm imports it
+// (tools/renderer/cluster_enabled.go); the lean renderer links clustersupport alone.
+func init() {
+	clustersupport.Register = Open
+}
+
+// Open reads the manifests, connects, checks the context when the request writes, and
+// names the ApplySet: what krm apply, krm delete and krm diff --cluster do first.
+func Open(ctx context.Context, r clustersupport.Request) (clustersupport.Session, error) {
+	objs, err := ReadManifests(r.Manifests, r.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Connect(ctx, Config{Kubeconfig: r.Kubeconfig, Context: r.Context, Warnings: r.Warnings})
+	if err != nil {
+		return nil, err
+	}
+	if r.Writes {
+		if err := AllowContext(c.Context, r.ExplicitContext, r.Allowed); err != nil {
+			return nil, err
+		}
+	}
+	s := &session{c: c, objs: objs}
+	if r.ApplySet != "" {
+		ns := r.ApplySetNamespace
+		if ns == "" {
+			ns = c.Namespace
+		}
+		if s.set, err = ParseApplySet(r.ApplySet, ns); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// session is a Client with the objects of one command.
+type session struct {
+	c    *Client
+	objs []*Object
+	set  *ApplySet
+}
+
+func (s *session) Where() string { return fmt.Sprintf("context %s (%s)", s.c.Context, s.c.Server) }
+
+func (s *session) Apply(ctx context.Context, o clustersupport.ApplyOptions) error {
+	return s.c.Apply(ctx, s.objs, ApplyOptions{
+		Force: o.Force, DryRun: o.DryRun, ApplySet: s.set, Prune: o.Prune, Timeout: o.Timeout, Report: o.Report,
+	})
+}
+
+func (s *session) Delete(ctx context.Context, dryRun bool, report func(string)) error {
+	return s.c.Delete(ctx, s.objs, s.set, dryRun, report)
+}
+
+func (s *session) Diff(ctx context.Context, o clustersupport.DiffOptions) (*rdiff.Report, error) {
+	return s.c.Diff(ctx, s.objs, DiffOptions{Force: o.Force, ApplySet: s.set, Name: o.Name})
+}
