@@ -210,6 +210,21 @@ chmod +x "$dir/status.sh"
 failures=0
 step=0
 flags=() # extra build flags (stamping)
+# bazel_step COMMAND DESCRIPTION TARGET...: the next step, `bazel COMMAND` of the targets with
+# the extra flags, its execution log in $log ($dir/exec<step>.json); stops the test if it fails.
+bazel_step() {
+  local cmd=$1 what=$2
+  shift 2
+  step=$((step + 1))
+  log=$dir/exec$step.json
+  rm -f "$log"
+  if ! bazel_ "$cmd" --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" ${flags[@]+"${flags[@]}"} \
+    "$@" >"$dir/$cmd$step.log" 2>&1; then
+    cat "$dir/$cmd$step.log" >&2
+    echo "FAIL: $what: bazel $cmd failed" >&2
+    exit 1
+  fi
+}
 # build_and_expect DESCRIPTION TARGET...: builds the package and checks that exactly these
 # targets rendered (ran KrmRender, KrmManifests or both; no render came from a cache).
 # A target's snapshot action runs only when something needs the snapshot (a parent, or a
@@ -217,15 +232,8 @@ flags=() # extra build flags (stamping)
 build_and_expect() {
   local what=$1
   shift
-  step=$((step + 1))
-  local log=$dir/exec$step.json
-  rm -f "$log"
-  if ! bazel_ build --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" ${flags[@]+"${flags[@]}"} \
-    //krm_incrementality:all >"$dir/build$step.log" 2>&1; then
-    cat "$dir/build$step.log" >&2
-    echo "FAIL: $what: build failed" >&2
-    exit 1
-  fi
+  local log
+  bazel_step build "$what" //krm_incrementality:all
   local want got cached
   want=$(for s in "$@"; do echo "bazel-out/k8-fastbuild/bin/krm_incrementality/$s"; done | sort)
   got=$(krm_renders "$log" executed)
@@ -343,15 +351,8 @@ done
 test_and_expect() {
   local what=$1
   shift
-  step=$((step + 1))
-  local log=$dir/exec$step.json
-  rm -f "$log"
-  if ! bazel_ test --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" \
-    //krm_incrementality:top_validate_test //krm_incrementality:other_validate_test >"$dir/test$step.log" 2>&1; then
-    cat "$dir/test$step.log" >&2
-    echo "FAIL: $what: bazel test failed" >&2
-    exit 1
-  fi
+  local log
+  bazel_step test "$what" //krm_incrementality:top_validate_test //krm_incrementality:other_validate_test
   local want got
   want=$(printf '%s\n' "$@" | sed '/^$/d' | sort)
   got=$(execlog -mnemonic TestRunner "$log" | awk -F'\t' '$2 == "executed" { print $3 }' | tr ',' '\n' |
