@@ -17,6 +17,8 @@ const (
 	nameDirective = "krm_name"
 	// krm_golden_tests on|off: a krm_golden_test beside every Kustomization with a golden.
 	goldenDirective = "krm_golden_tests"
+	// krm_validate on|off: a krm_validate_test beside every Kustomization.
+	validateDirective = "krm_validate"
 	// krm_load_restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone.
 	loadRestrictorDirective = "krm_load_restrictor"
 	// krm_visibility LABEL...: visibility of new targets.
@@ -34,9 +36,11 @@ const (
 	defaultVisibility    = "//visibility:public"
 	goldenSuffix         = "_manifests.golden.yaml"
 	goldenTestSuffix     = "_golden_test"
+	validateTestSuffix   = "_validate_test"
 	standaloneSuffix     = "_standalone"
 	kustomizationKind    = "krm_kustomization"
 	goldenTestKind       = "krm_golden_test"
+	validateTestKind     = "krm_validate_test"
 	exportsKind          = "exports_files"
 	componentKind        = "Component"
 	rulesKrmDefs         = "@rules_krm//rules:defs.bzl"
@@ -49,6 +53,7 @@ type krmConfig struct {
 	componentManifests bool
 	name               string
 	golden             bool
+	validate           bool
 	loadRestrictor     string
 	visibility         []string
 }
@@ -81,7 +86,7 @@ func (*krmLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error { return ni
 
 // KnownDirectives implements config.Configurer.
 func (*krmLang) KnownDirectives() []string {
-	return []string{enabledDirective, nameDirective, goldenDirective, loadRestrictorDirective, visibilityDirective, componentManifestsDirective}
+	return []string{enabledDirective, nameDirective, goldenDirective, validateDirective, loadRestrictorDirective, visibilityDirective, componentManifestsDirective}
 }
 
 // Configure implements config.Configurer: copies the parent's configuration and applies the
@@ -109,6 +114,8 @@ func applyDirective(kc *krmConfig, file string, d rule.Directive) {
 		kc.name = v
 	case goldenDirective:
 		kc.golden = choice(file, d, kc.golden, "on", "off")
+	case validateDirective:
+		kc.validate = choice(file, d, kc.validate, "on", "off")
 	case componentManifestsDirective:
 		kc.componentManifests = choice(file, d, kc.componentManifests, "on", "off")
 	case loadRestrictorDirective:

@@ -88,12 +88,18 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 				res.Imports = append(res.Imports, nil)
 			}
 		}
+		if kc.validate && rd.kind != componentKind {
+			v := rule.NewRule(validateTestKind, name+validateTestSuffix)
+			v.SetAttr("kustomization", ":"+name)
+			res.Gen = append(res.Gen, v)
+			res.Imports = append(res.Imports, nil)
+		}
 	}
 	if r := exportsRule(args, t.exports[args.Rel]); r != nil {
 		res.Gen = append(res.Gen, r)
 		res.Imports = append(res.Imports, nil)
 	}
-	res.Empty = l.empty(args, names, len(t.exports[args.Rel]) > 0)
+	res.Empty = l.empty(args, kc, names, len(t.exports[args.Rel]) > 0)
 	return res
 }
 
@@ -155,8 +161,9 @@ func goldenTest(root, pkg, name string) *rule.Rule {
 }
 
 // empty lists the krm rules of the existing BUILD file whose kustomization is gone, so that
-// gazelle deletes them (unless hand-written attributes keep them alive).
-func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool, exports bool) []*rule.Rule {
+// gazelle deletes them (unless hand-written attributes keep them alive), and the
+// krm_validate_tests that krm_validate off no longer asks for.
+func (l *krmLang) empty(args language.GenerateArgs, kc *krmConfig, generated map[string]bool, exports bool) []*rule.Rule {
 	if args.File == nil {
 		return nil
 	}
@@ -184,6 +191,16 @@ func (l *krmLang) empty(args language.GenerateArgs, generated map[string]bool, e
 			golden = filepath.Join(args.Config.RepoRoot, filepath.FromSlash(args.Rel), golden)
 			if _, err := os.Stat(golden); err != nil || !generated[target] {
 				out = append(out, rule.NewRule(goldenTestKind, r.Name()))
+			}
+		case validateTestKind:
+			// A test of a kustomization elsewhere is the user's; so is one of this
+			// package, under another name than gazelle's, while its target exists.
+			target := strings.TrimPrefix(r.AttrString("kustomization"), ":")
+			if strings.ContainsAny(target, "/@") {
+				continue
+			}
+			if !generated[target] || !kc.validate && r.Name() == target+validateTestSuffix {
+				out = append(out, rule.NewRule(validateTestKind, r.Name()))
 			}
 		}
 	}

@@ -1,5 +1,5 @@
 // Package gazelle is the krm language of Gazelle: it generates a krm_kustomization target
-// (and, on request, a krm_golden_test) for every directory holding a kustomization file,
+// (and, on request, a krm_golden_test and a krm_validate_test) for every directory holding a kustomization file,
 // with srcs listing exactly the files the kustomization reads and deps the kustomizations
 // it names. Documentation: docs/gazelle.md.
 package gazelle
@@ -47,12 +47,17 @@ func (*krmLang) Kinds() map[string]rule.KindInfo {
 			NonEmptyAttrs:  map[string]bool{"golden": true, "kustomization": true},
 			MergeableAttrs: map[string]bool{"golden": true, "kustomization": true},
 		},
+		// crds, allow_kinds and kubernetes_version are the user's.
+		validateTestKind: {
+			NonEmptyAttrs:  map[string]bool{"kustomization": true},
+			MergeableAttrs: map[string]bool{"kustomization": true},
+		},
 	}
 }
 
 // Loads implements language.Language.
 func (*krmLang) Loads() []rule.LoadInfo {
-	return []rule.LoadInfo{{Name: rulesKrmDefs, Symbols: []string{kustomizationKind, goldenTestKind}}}
+	return []rule.LoadInfo{{Name: rulesKrmDefs, Symbols: []string{kustomizationKind, goldenTestKind, validateTestKind}}}
 }
 
 // Fix implements language.Language: nothing is deprecated yet.

@@ -26,6 +26,7 @@ load(
     _KrmRendererInfo = "KrmRendererInfo",
 )
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
+load("//rules/private:validate.bzl", _krm_validate_test = "krm_validate_test")
 
 krm_function = _krm_function
 krm_image = _krm_image
@@ -36,6 +37,7 @@ krm_golden_update = _krm_golden_update
 krm_golden_update_all = _krm_golden_update_all
 krm_golden_update_all_rule = _krm_golden_update_all_rule
 krm_toolchain = _krm_toolchain
+krm_validate_test = _krm_validate_test
 KrmFunctionInfo = _KrmFunctionInfo
 KrmGoldenInfo = _KrmGoldenInfo
 KrmImageInfo = _KrmImageInfo

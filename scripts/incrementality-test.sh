@@ -26,6 +26,8 @@
 #   9. a changed STABLE_ value re-runs the KrmStamp actions only;
 #  10. a changed volatile value alone re-runs nothing;
 #  11. back to --nostamp, no action runs and the manifests are the unstamped ones.
+#  12. krm_validate_test of top and other: editing a base file re-runs top's only, and a
+#      comment-only edit (the same manifests) none.
 # Each step also reports the KrmManifests actions it ran (the manifests of the targets whose
 # snapshot or sources changed).
 # Runs in a copy of the repository (the source tree is never edited) with its own output
@@ -50,7 +52,7 @@ trap 'bazel_ shutdown >/dev/null 2>&1 || true' EXIT
 
 mkdir -p "$pkg"/{base,mid,top,other,fncomp,star1,star2,star3,fnuser,pinned,pinned_top,stamped}
 cat >"$pkg/BUILD.bazel" <<'EOF'
-load("//rules:defs.bzl", "krm_function", "krm_kustomization")
+load("//rules:defs.bzl", "krm_function", "krm_kustomization", "krm_validate_test")
 
 krm_kustomization(
     name = "base",
@@ -140,6 +142,11 @@ krm_kustomization(
     srcs = glob(["stamped/*"]),
     dir = "stamped",
 )
+
+[krm_validate_test(
+    name = name + "_validate_test",
+    kustomization = ":" + name,
+) for name in ["top", "other"]]
 EOF
 printf 'resources:\n- configmap.yaml\n' >"$pkg/base/kustomization.yaml"
 # configmap VALUE [INDENT]: a ConfigMap whose data.value is VALUE.
@@ -203,6 +210,21 @@ chmod +x "$dir/status.sh"
 failures=0
 step=0
 flags=() # extra build flags (stamping)
+# bazel_step COMMAND DESCRIPTION TARGET...: the next step, `bazel COMMAND` of the targets with
+# the extra flags, its execution log in $log ($dir/exec<step>.json); stops the test if it fails.
+bazel_step() {
+  local cmd=$1 what=$2
+  shift 2
+  step=$((step + 1))
+  log=$dir/exec$step.json
+  rm -f "$log"
+  if ! bazel_ "$cmd" --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" ${flags[@]+"${flags[@]}"} \
+    "$@" >"$dir/$cmd$step.log" 2>&1; then
+    cat "$dir/$cmd$step.log" >&2
+    echo "FAIL: $what: bazel $cmd failed" >&2
+    exit 1
+  fi
+}
 # build_and_expect DESCRIPTION TARGET...: builds the package and checks that exactly these
 # targets rendered (ran KrmRender, KrmManifests or both; no render came from a cache).
 # A target's snapshot action runs only when something needs the snapshot (a parent, or a
@@ -210,15 +232,8 @@ flags=() # extra build flags (stamping)
 build_and_expect() {
   local what=$1
   shift
-  step=$((step + 1))
-  local log=$dir/exec$step.json
-  rm -f "$log"
-  if ! bazel_ build --disk_cache="$(krm_disk_cache)" --execution_log_json_file="$log" ${flags[@]+"${flags[@]}"} \
-    //krm_incrementality:all >"$dir/build$step.log" 2>&1; then
-    cat "$dir/build$step.log" >&2
-    echo "FAIL: $what: build failed" >&2
-    exit 1
-  fi
+  local log
+  bazel_step build "$what" //krm_incrementality:all
   local want got cached
   want=$(for s in "$@"; do echo "bazel-out/k8-fastbuild/bin/krm_incrementality/$s"; done | sort)
   got=$(krm_renders "$log" executed)
@@ -330,6 +345,33 @@ for check in "star3:own: own-edited-$nonce" "star1:owner: owner-edited-$nonce" \
     failures=$((failures + 1))
   fi
 done
+
+# test_and_expect DESCRIPTION TEST...: `bazel test` of the package's krm_validate_tests ran
+# exactly these (Bazel's action cache skipped the others: their manifests did not change).
+test_and_expect() {
+  local what=$1
+  shift
+  local log
+  bazel_step test "$what" //krm_incrementality:top_validate_test //krm_incrementality:other_validate_test
+  local want got
+  want=$(printf '%s\n' "$@" | sed '/^$/d' | sort)
+  got=$(execlog -mnemonic TestRunner "$log" | awk -F'\t' '$2 == "executed" { print $3 }' | tr ',' '\n' |
+    sed -n 's|^bazel-out/[^/]*/testlogs/krm_incrementality/\([^/]*\)/.*|\1|p' | sort -u)
+  if [[ $got == "$want" ]]; then
+    echo "ok: $what: ran ${*:-no validate test}"
+  else
+    echo "FAIL: $what: validate tests run: ${got:-(none)}; want: ${want:-(none)}" >&2
+    failures=$((failures + 1))
+  fi
+}
+test_and_expect "validate tests, first run" top_validate_test other_validate_test
+configmap "base-validated-$nonce" >"$pkg/base/configmap.yaml"
+test_and_expect "validate tests after an edit of a base file" top_validate_test
+{
+  echo "# a comment-only edit $nonce"
+  configmap "base-validated-$nonce"
+} >"$pkg/base/configmap.yaml"
+test_and_expect "validate tests after a comment-only edit of a base file (same manifests)"
 
 if [[ $failures -ne 0 ]]; then
   echo "incrementality test: $failures check(s) failed (logs in $dir)" >&2

@@ -2,8 +2,9 @@
 # Checks the errors of krm_kustomization that Bazel tests cannot check (a failing build; the
 # analysis errors are bazel-skylib analysis tests in rules/tests/analysis):
 # the fixtures in rules/tests/hermetic (tagged manual) must fail, naming the target to fix,
-# the images fixtures in rules/tests/images (manual) too, and //examples/functions:latest
-# (manual) must fail with its validator's message.
+# the images fixtures in rules/tests/images (manual) too, //examples/functions:latest
+# (manual) must fail with its validator's message, and the krm_validate_test of a misspelt
+# field (rules/tests/validate, manual) must fail naming it.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
@@ -105,6 +106,37 @@ expect_failure //rules/tests/images:openapi 'image app: digest file bazel-out/' 
 # The example validator (a Starlark validator in a component) rejects a :latest image.
 expect_failure //examples/functions:latest 'StarlarkRun \"no-latest\"' \
   'images must be pinned to a version (not :latest, not untagged): Deployment shop/debug, container shell: busybox:latest; Deployment shop/debug, container setup: alpine'
+
+# krm_validate_test: a misspelt field (rules/tests/validate, manual) fails the test; the log
+# names the object, the field and the line, and test.xml is krm's JUnit report (a test case
+# per object), not the one Bazel writes for a test that writes none.
+expect_test_failure() {
+  local target=$1 log xml
+  shift
+  if bazel test --disk_cache="$(krm_disk_cache)" "$target" >/dev/null 2>&1; then
+    echo "FAIL: bazel test $target passed" >&2
+    failures=$((failures + 1))
+    return
+  fi
+  log=$(bazel info bazel-testlogs 2>/dev/null)/$(sed -e 's|^//||' -e 's|:|/|' <<<"$target")
+  xml=$log/test.xml
+  log=$log/test.log
+  for t in "$@"; do
+    if ! grep -qF -- "$t" "$log" "$xml"; then
+      cat "$log" "$xml" >&2
+      echo "FAIL: bazel test $target: its log and test.xml do not say: $t" >&2
+      failures=$((failures + 1))
+      return
+    fi
+  done
+  echo "ok: bazel test $target fails saying: $*"
+}
+expect_test_failure //rules/tests/validate:misspelt_validate_test \
+  'rules/tests/validate/misspelt_manifests.yaml:7: Deployment/shop/web: spec.replica: unknown field "spec.replica"' \
+  '1 objects, 1 invalid' '<testcase name="Deployment/shop/web"' '<failure message="1 errors; first: spec.replica: unknown field'
+expect_test_failure //rules/tests/validate:custom_strict_validate_test \
+  'Widget/shop/blue: no schema for example.com/v1 Widget' 'Gadget/shop/anything: no schema for gadgets.example.com/v1alpha1 Gadget' \
+  '2 objects, 2 invalid'
 
 # Generated inputs (rules/tests/generated): the manifests equal what kustomize prints for the
 # same tree with the generated files written in place.

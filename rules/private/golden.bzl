@@ -6,9 +6,9 @@ the prebuilt `krm_golden`). A rule cannot give its executable arguments in every
 so the program reads them from a file next to itself: `<executable>.krmgolden`.
 """
 
-load(":kustomization.bzl", "label_string")
-load(":providers.bzl", "KrmGoldenInfo", "KrmKustomizationInfo")
-load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE")
+load(":kustomization.bzl", "kustomization_with_manifests", "label_string", "manifests_attr")
+load(":providers.bzl", "KrmGoldenInfo")
+load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE", "tool_executable")
 
 def _rlocation(ctx, f):
     # The runfiles path of f: <repository>/<path in repository>.
@@ -17,9 +17,7 @@ def _rlocation(ctx, f):
     return ctx.workspace_name + "/" + f.short_path
 
 def _golden_impl(ctx, mode):
-    info = ctx.attr.kustomization[KrmKustomizationInfo]
-    if not info.manifests:
-        fail("%s is a Component: it has no manifests to compare" % label_string(info.label), attr = "kustomization")
+    info = kustomization_with_manifests(ctx, "compare")
     golden = ctx.file.golden
     exe, checker_runfiles = _checker_exe(ctx)
 
@@ -55,9 +53,7 @@ def _checker_exe(ctx):
     # The executable is the toolchain's checker itself, under this target's name; and the
     # checker's runfiles.
     checker = ctx.toolchains[KRM_TOOLCHAIN_TYPE].golden_checker
-    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if checker.executable.extension == "exe" else ""))
-    ctx.actions.symlink(output = exe, target_file = checker.executable, is_executable = True)
-    return exe, checker.runfiles
+    return tool_executable(ctx, checker.executable), checker.runfiles
 
 def _krm_golden_update_all_impl(ctx):
     goldens = depset(transitive = [u[KrmGoldenInfo].goldens for u in ctx.attr.updates])
@@ -75,11 +71,7 @@ def _krm_golden_update_all_impl(ctx):
     ]
 
 _ATTRS = {
-    "kustomization": attr.label(
-        doc = "The `krm_kustomization` target (of kind `Kustomization`) whose manifests are checked.",
-        mandatory = True,
-        providers = [KrmKustomizationInfo],
-    ),
+    "kustomization": manifests_attr("checked"),
     "golden": attr.label(
         doc = "The checked-in file holding the expected manifests.",
         mandatory = True,

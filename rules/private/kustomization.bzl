@@ -49,6 +49,36 @@ def label_string(label):
         return "@%s//%s:%s" % (label.workspace_name, label.package, label.name)
     return "//%s:%s" % (label.package, label.name)
 
+def manifests_attr(what):
+    """The `kustomization` attribute of a rule reading the manifests of a `krm_kustomization`.
+
+    Args:
+      what: what the rule does with them, for the doc (`checked`).
+
+    Returns:
+      The attribute.
+    """
+    return attr.label(
+        doc = "The `krm_kustomization` target (of kind `Kustomization`) whose manifests are %s." % what,
+        mandatory = True,
+        providers = [KrmKustomizationInfo],
+    )
+
+def kustomization_with_manifests(ctx, verb):
+    """The KrmKustomizationInfo of the `kustomization` attribute, failing for a Component.
+
+    Args:
+      ctx: the rule context.
+      verb: what the rule does with the manifests, for the error (`compare`).
+
+    Returns:
+      The KrmKustomizationInfo; its `manifests` is a File.
+    """
+    info = ctx.attr.kustomization[KrmKustomizationInfo]
+    if not info.manifests:
+        fail("%s is a Component: it has no manifests to %s" % (label_string(info.label), verb), attr = "kustomization")
+    return info
+
 def _join(*parts):
     return "/".join([p for p in parts if p and p != "."]) or "."
 

@@ -12,6 +12,20 @@ KRM_TOOLCHAIN_TYPE = "@rules_krm//rules:toolchain_type"
 # added it together with config_common.toolchain_type.
 RUN_TOOLCHAIN_KWARGS = {"toolchain": KRM_TOOLCHAIN_TYPE} if hasattr(config_common, "toolchain_type") else {}
 
+def tool_executable(ctx, tool):
+    """The executable of a test or `bazel run` target that is a tool itself: a symlink to it under the target's name.
+
+    Args:
+      ctx: the rule context.
+      tool: the File to run (`.exe` on Windows, which the link keeps).
+
+    Returns:
+      The declared File.
+    """
+    exe = ctx.actions.declare_file(ctx.label.name + (".exe" if tool.extension == "exe" else ""))
+    ctx.actions.symlink(output = exe, target_file = tool, is_executable = True)
+    return exe
+
 def _renderer_info(ctx, attr):
     if not getattr(ctx.attr, attr):
         return None

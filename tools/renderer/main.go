@@ -70,13 +70,17 @@ func main() { os.Exit(krm(os.Args[1:])) }
 
 // krm is main, returning the exit status: a persistent worker's loop when
 // Bazel starts krm as one, else one command, its arguments read from a
-// last @FILE argument if there is one.
+// last @FILE argument if there is one, after those of an arguments file
+// beside the executable (testArgs).
 func krm(args []string) int {
 	// The collector is paced from initialisation on (package gcpace/atinit).
 	if len(args) > 0 && args[len(args)-1] == worker.Flag {
 		return serveWorker() // worker_cmd.go
 	}
 	args, err := expandFlagfile(args)
+	if err == nil {
+		args, err = testArgs(os.Args[0], args)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "Error: %v\n", err)
 		return 2

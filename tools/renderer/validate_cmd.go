@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/pflag"
 
@@ -30,9 +31,9 @@ Flags:
 `
 
 type validateOptions struct {
-	version, output string
-	crds, allow     []string
-	fs              *pflag.FlagSet
+	version, output, junit string
+	crds, allow            []string
+	fs                     *pflag.FlagSet
 }
 
 func validateFlags(stderr io.Writer) *validateOptions {
@@ -41,6 +42,7 @@ func validateFlags(stderr io.Writer) *validateOptions {
 	o.fs.StringArrayVar(&o.crds, "crd", nil, "a file or directory of CustomResourceDefinitions whose schemas apply to custom resources (repeatable)")
 	o.fs.StringArrayVar(&o.allow, "allow-kind", nil, "GROUP/KIND: a kind that is valid without a schema (/KIND for the core group, GROUP/* for a whole group; repeatable)")
 	o.fs.StringVarP(&o.output, "output", "o", "text", "text (a line per error, then a summary) or junit (JUnit XML, a test case per object)")
+	o.fs.StringVar(&o.junit, "junit", "", "also write the report as JUnit XML to FILE (empty: none), as krm_validate_test does for Bazel's $XML_OUTPUT_FILE")
 	return o
 }
 
@@ -91,6 +93,12 @@ func runValidate(args []string, s streams) int {
 		return 2
 	}
 	results := v.Validate(objs)
+	if o.junit != "" {
+		if err := writeJUnitFile(o.junit, results); err != nil {
+			fmt.Fprintf(stderr, "Error: --junit: %v\n", err)
+			return 2
+		}
+	}
 	if o.output == "junit" {
 		err = validate.WriteJUnit(stdout, results)
 	} else {
@@ -104,4 +112,17 @@ func runValidate(args []string, s streams) int {
 		return 1
 	}
 	return 0
+}
+
+// writeJUnitFile writes the JUnit XML report of results to the file name.
+func writeJUnitFile(name string, results []validate.Result) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := validate.WriteJUnit(f, results); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -54,3 +54,44 @@ spec:
 		}
 	}
 }
+
+// TestValidateJUnitFile: --junit writes the JUnit report beside the text one.
+func TestValidateJUnitFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndat: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	xml := filepath.Join(dir, "test.xml")
+	var stdout, stderr strings.Builder
+	code := run([]string{"validate", "--junit", xml, bad}, streams{stdout: &stdout, stderr: &stderr})
+	got, err := os.ReadFile(xml)
+	if code != 1 || err != nil || !strings.Contains(stdout.String(), `unknown field "dat"`) || !strings.Contains(string(got), `<testcase name="ConfigMap/a"`) {
+		t.Errorf("krm validate --junit: exit %d, stdout %q, stderr %q; %s: %v\n%s", code, stdout.String(), stderr.String(), xml, err, got)
+	}
+	code = run([]string{"validate", "--junit", filepath.Join(dir, "no", "such", "dir.xml"), bad}, streams{stdout: &stdout, stderr: &stderr})
+	if code != 2 || !strings.Contains(stderr.String(), "Error: --junit:") {
+		t.Errorf("krm validate --junit into a missing directory: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestTestArgs: a test whose executable is krm (krm_validate_test) gives it its arguments
+// in `<executable>.krmargs`, where ${NAME} is an environment variable.
+func TestTestArgs(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "prod_validate_test")
+	if err := os.WriteFile(exe+testArgsSuffix, []byte("validate\n--junit=${XML_OUTPUT_FILE}\n--crd=${UNSET_KRM_TEST_VAR}x\n$HOME\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XML_OUTPUT_FILE", "/out/test.xml")
+	got, err := testArgs(exe, []string{"--allow-kind=A"})
+	want := []string{"validate", "--junit=/out/test.xml", "--crd=x", "$HOME", "--allow-kind=A"}
+	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("testArgs: %q, %v; want %q", got, err, want)
+	}
+	for _, exe := range []string{filepath.Join(dir, "other"), "prod_validate_test"} {
+		if got, err := testArgs(exe, []string{"build", "."}); err != nil || len(got) != 2 {
+			t.Errorf("testArgs(%q) without an arguments file: %q, %v", exe, got, err)
+		}
+	}
+}

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
@@ -62,3 +66,38 @@ func expandFlagfile(args []string) ([]string, error) {
 	}
 	return append(args[:n-1:n-1], lines...), nil
 }
+
+// testArgsSuffix names the arguments file of a test that runs krm itself as
+// its executable (krm_validate_test): `<executable>.krmargs`, beside it in the
+// runfiles tree. A Starlark rule cannot give its executable arguments.
+const testArgsSuffix = ".krmargs"
+
+// testArgs returns args after the lines of the file `<exe>.krmargs` (exe
+// without a `.exe` suffix), one argument a line, when exe is a path (not a
+// name found through PATH) and that file exists; else args. In those lines, `${NAME}` (NAME in capitals, digits and underscores)
+// is the environment variable NAME, empty when unset: the test names
+// `${XML_OUTPUT_FILE}`, which Bazel sets for each run.
+func testArgs(exe string, args []string) ([]string, error) {
+	if !strings.ContainsRune(exe, '/') && !strings.ContainsRune(exe, filepath.Separator) {
+		return args, nil // started through PATH: not a test's symlink
+	}
+	name := strings.TrimSuffix(exe, ".exe") + testArgsSuffix
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return args, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading arguments from %s: %w", name, err)
+	}
+	var out []string
+	if len(data) > 0 {
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			out = append(out, envRefs.ReplaceAllStringFunc(line, func(ref string) string {
+				return os.Getenv(ref[2 : len(ref)-1])
+			}))
+		}
+	}
+	return append(out, args...), nil
+}
+
+var envRefs = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}`)

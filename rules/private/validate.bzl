@@ -1,0 +1,95 @@
+"""Implementation of `krm_validate_test`.
+
+The test's executable is the toolchain's renderer itself (`krm validate`), under the test's
+name. A Starlark rule cannot give its executable arguments, so the renderer reads them from
+a file next to itself, `<executable>.krmargs`, one argument a line; `${XML_OUTPUT_FILE}`
+there is the environment variable Bazel sets for the JUnit report (docs/cli.md). No shell:
+the test runs where there is none.
+"""
+
+load(":kustomization.bzl", "kustomization_with_manifests", "label_string", "manifests_attr")
+load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE", "tool_executable")
+
+def _arg_line(ctx, attr, value):
+    # One argument a line: a value with a line break would be two.
+    if "\n" in value or "\r" in value:
+        fail("%s of %s: %r must be on one line" % (attr, label_string(ctx.label), value), attr = attr)
+    return value + "\n"
+
+def _krm_validate_test_impl(ctx):
+    info = kustomization_with_manifests(ctx, "validate")
+    toolchain = ctx.toolchains[KRM_TOOLCHAIN_TYPE]
+
+    # Validation inflates no chart: the lean renderer starts faster.
+    renderer = getattr(toolchain, "lean_renderer", None) or toolchain.renderer
+    exe = tool_executable(ctx, renderer.executable)
+
+    # The test starts in the main repository's runfiles directory, where a file's
+    # short_path leads to it (`../repo/path` for another repository's).
+    lines = ["validate\n"]
+    if ctx.attr.kubernetes_version:
+        lines.append(_arg_line(ctx, "kubernetes_version", "--kubernetes-version=" + ctx.attr.kubernetes_version))
+    lines.extend([_arg_line(ctx, "allow_kinds", "--allow-kind=" + k) for k in ctx.attr.allow_kinds])
+    lines.extend([_arg_line(ctx, "crds", "--crd=" + f.short_path) for f in ctx.files.crds])
+    lines.append("--junit=${XML_OUTPUT_FILE}\n")
+    lines.append(_arg_line(ctx, "kustomization", info.manifests.short_path))
+    args = ctx.actions.declare_file(ctx.label.name + ".krmargs")
+    ctx.actions.write(args, "".join(lines))
+    return [DefaultInfo(
+        executable = exe,
+        files = depset([exe]),
+        runfiles = ctx.runfiles(files = [exe, args, info.manifests] + ctx.files.crds),
+    )]
+
+_krm_validate_test = rule(
+    implementation = _krm_validate_test_impl,
+    doc = "Fails when a rendered object of `kustomization` is invalid against its OpenAPI schema (the rule behind the `krm_validate_test` macro).",
+    attrs = {
+        "kustomization": manifests_attr("validated"),
+        "crds": attr.label_list(
+            doc = "Files (or targets, such as a `krm_kustomization` rendering CRDs) holding `CustomResourceDefinition`s whose schemas apply to the custom resources, besides the CRDs among the manifests (`krm validate --crd`).",
+            allow_files = True,
+        ),
+        "allow_kinds": attr.string_list(
+            doc = "Kinds that are valid without a schema: `GROUP/KIND`, `/KIND` for the core group, `GROUP/*` for a whole group (`krm validate --allow-kind`).",
+        ),
+        "kubernetes_version": attr.string(
+            doc = "The Kubernetes minor version whose built-in schemas apply (`v1.37`); empty: krm's default (`krm validate --kubernetes-version`).",
+        ),
+    },
+    test = True,
+    toolchains = [KRM_TOOLCHAIN_TYPE],
+)
+
+def krm_validate_test(name, kustomization, crds = [], allow_kinds = [], kubernetes_version = "", **kwargs):
+    """Validates the rendered manifests of a kustomization against their OpenAPI schemas.
+
+    Declares the test `name`, which runs `krm validate` (the toolchain's renderer, strict:
+    unknown and duplicate fields, wrong types, missing required fields and kinds without a
+    schema are errors; docs/cli.md) on the manifests of `kustomization`. Errors go to the
+    test log, a line each, naming the object, the field and its source line when the
+    kustomization renders with provenance; the JUnit XML report goes to Bazel's test.xml.
+    The manifests file is the test's input: Bazel re-runs only the tests whose manifests
+    changed.
+
+    Args:
+      name: the test name.
+      kustomization: the `krm_kustomization` target (of kind `Kustomization`).
+      crds: files or targets holding `CustomResourceDefinition`s for the custom resources
+        (the CRDs among the manifests apply too, and win).
+      allow_kinds: kinds valid without a schema: `GROUP/KIND`, `/KIND` (core group),
+        `GROUP/*`.
+      kubernetes_version: the Kubernetes minor version of the built-in schemas (`v1.37`);
+        empty: krm's default.
+      **kwargs: test attributes (`size`, default `small`; `tags`, `timeout`,
+        `visibility`, ...).
+    """
+    kwargs.setdefault("size", "small")
+    _krm_validate_test(
+        name = name,
+        kustomization = kustomization,
+        crds = crds,
+        allow_kinds = allow_kinds,
+        kubernetes_version = kubernetes_version,
+        **kwargs
+    )
