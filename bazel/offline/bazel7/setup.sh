@@ -30,7 +30,10 @@ fi
 M=$KRM_BAZEL7_HOME/mods
 stamp="$M/.done-$B7_RULES_GO-$B7_GAZELLE"
 if [ ! -e "$stamp" ]; then
-  rm -rf "$M"; mkdir -p "$M" "$KRM_BAZEL7_HOME/gomod"
+  # Empty it, not remove it: mount.sh has bound this very directory into the chroot, where a
+  # new one of the same name would not be seen.
+  mkdir -p "$M" "$KRM_BAZEL7_HOME/gomod"
+  find "$M" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
   dl() {
     "$B7_HERE/inchroot.sh" "$KRM_BAZEL7_HOME/gomod" bash -c "GOFLAGS=-mod=mod go mod download -json $1" |
       sed -n 's/.*"Dir": "\(.*\)".*/\1/p'
