@@ -16,10 +16,10 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
 // Query selects an object. Group is nil when any group matches; Namespace
@@ -67,11 +67,17 @@ func ParseID(s string) (Query, error) {
 	return q, nil
 }
 
-// ParseObjects reads live objects (YAML or JSON; a List is expanded).
+// ParseObjects reads live objects (YAML or JSON; a List is expanded). What a
+// cluster hands back is untrusted: rdiff's bounded reader refuses aliases and
+// oversized or too deep documents before anything walks them.
 func ParseObjects(data []byte) ([]Query, error) {
-	nodes, err := kio.FromBytes(data)
+	docs, err := rdiff.Nodes(data)
 	if err != nil {
 		return nil, fmt.Errorf("reading the object: %w", err)
+	}
+	nodes := make([]*yaml.RNode, len(docs))
+	for i, d := range docs {
+		nodes[i] = yaml.NewRNode(d)
 	}
 	var out []Query
 	var add func(n *yaml.RNode) error
@@ -376,7 +382,7 @@ func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
 		return qs, nil
 	}
 	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		in, err := os.ReadFile(arg)
+		in, err := rdiff.ReadBounded(arg)
 		if err == nil {
 			var qs []Query
 			if qs, err = ParseObjects(in); err == nil {

@@ -289,3 +289,11 @@ func TestTraceDetectsEditedManifest(t *testing.T) {
 		t.Errorf("edited manifest not detected: %v %+v", err, r)
 	}
 }
+
+// A live object is untrusted input: an alias bomb is refused before it is expanded.
+func TestParseObjectsRefusesAliases(t *testing.T) {
+	bomb := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: &a [x, x, x]\n  b: [*a, *a, *a]\n"
+	if _, err := trace.ParseObjects([]byte(bomb)); err == nil || !strings.Contains(err.Error(), "alias") {
+		t.Fatalf("ParseObjects of an alias bomb: %v, want an error about aliases", err)
+	}
+}
