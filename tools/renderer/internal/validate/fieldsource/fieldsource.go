@@ -222,7 +222,7 @@ func (f *Finder) inPatches(s *provenance.StepInfo, id provenance.ObjectID, p []E
 	for _, inline := range inlinePatches(docs[0]) {
 		// A literal block's text starts on the line after its indicator.
 		var d yaml.Node
-		if yaml.Unmarshal([]byte(inline.Value), &d) != nil || len(d.Content) == 0 {
+		if yaml.Unmarshal([]byte(inline.Value), &d) != nil || len(d.Content) == 0 || hasAlias(d.Content[0], 0) {
 			continue
 		}
 		if start, end, ok := inPatch(d.Content[0], inline.Line, id, p, value); ok {
