@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -473,6 +474,11 @@ func (f *Finder) parse(file string) ([]*yaml.Node, error) {
 		return nil, errNotInWorkspace
 	}
 	r, err := os.Open(filepath.Join(f.root, filepath.FromSlash(file)))
+	if rest, ok := strings.CutPrefix(file, "external/"); ok && errors.Is(err, fs.ErrNotExist) {
+		// Another repository's file, named by its execution-root path: in a test's runfiles
+		// directory (krm_validate_test) it is at ../REPO/PATH.
+		r, err = os.Open(filepath.Join(f.root, "..", filepath.FromSlash(rest)))
+	}
 	if err != nil {
 		return nil, err
 	}

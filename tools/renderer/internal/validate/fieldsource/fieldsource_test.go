@@ -167,3 +167,23 @@ func TestFind(t *testing.T) {
 		t.Errorf("an object the manifest lacks: %v", loc)
 	}
 }
+
+// TestFindExternal: a file of another repository, named by its execution-root path
+// (external/REPO/PATH), is read from ../REPO/PATH when the workspace has no such path, as in a
+// test's runfiles directory.
+func TestFindExternal(t *testing.T) {
+	m := &provenance.Manifest{Objects: []provenance.Object{{
+		ID:     provenance.ObjectID{APIVersion: "v1", Kind: "Service", Name: "two"},
+		Origin: &provenance.OriginInfo{Path: "external/ws/base/list.yaml", StartLine: 11, EndLine: 17},
+	}}}
+	n, err := yaml.Parse("apiVersion: v1\nkind: Service\nmetadata: {name: two}\nspec:\n  ports:\n  - port: http\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, value := pathTo(t, n.YNode(), "spec.ports[0].port")
+	// The runfiles directory of the main repository, beside that of repository "ws".
+	loc, ok := New(m, "testdata/main").Find(m.Objects[0].ID, p, value)
+	if !ok || loc.String() != "external/ws/base/list.yaml:17" {
+		t.Errorf("got %v (ok %v), want external/ws/base/list.yaml:17", loc, ok)
+	}
+}
