@@ -36,6 +36,8 @@ WARMUP=${WARMUP:-1}
 log() { echo "bench-real: $*" >&2; }
 # shellcheck source=scripts/bench-tools.sh
 source "$ROOT/scripts/bench-tools.sh"
+# shellcheck source=scripts/bench-kubeflow.sh
+source "$ROOT/scripts/bench-kubeflow.sh"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-real.XXXXXX")
 if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
@@ -51,15 +53,7 @@ if [[ -n ${KUBEFLOW:-} ]]; then
   [[ -n ${ARGO:-} ]] || { log "KUBEFLOW needs ARGO (kubeflow's remote argo-workflows bases are read from it)"; exit 2; }
   log "copying $KUBEFLOW with its remote bases made local"
   kf=$TMP/kubeflow
-  mkdir -p "$kf/.remote/argo-workflows"
-  (cd "$KUBEFLOW" && tar --exclude=.git -cf - .) | tar -xf - -C "$kf"
-  cp -r "$(cd "$ARGO" && pwd)/manifests" "$kf/.remote/argo-workflows/"
-  while IFS= read -r -d '' f; do
-    rel=$(realpath --relative-to="$(dirname "$f")" "$kf/.remote/argo-workflows")
-    sed -i -E \
-      -e "s#https://github.com/argoproj/argo-workflows/(manifests/[^?]*)\?ref=[^ ]*#$rel/\1#" \
-      -e '/^\s*-\s*https:\/\/github.com\/kubernetes-sigs\//d' "$f"
-  done < <(grep -rlZE 'https://github.com/(argoproj/argo-workflows|kubernetes-sigs)/' --include=kustomization.yaml "$kf")
+  kubeflow_copy "$KUBEFLOW" "$ARGO" "$kf"
   names+=(kubeflow)
   dirs+=("$kf/example")
 fi

@@ -32,13 +32,21 @@ def _krm_validate_test_impl(ctx):
     lines.extend([_arg_line(ctx, "allow_kinds", "--allow-kind=" + k) for k in ctx.attr.allow_kinds])
     lines.extend([_arg_line(ctx, "crds", "--crd=" + f.short_path) for f in ctx.files.crds])
     lines.append("--junit=${XML_OUTPUT_FILE}\n")
+
+    # With provenance, errors name the source line of each field: krm reads the manifest and
+    # the sources it names, which sit at their workspace paths in the runfiles directory.
+    sources = depset()
+    if info.provenance_manifest:
+        lines.append(_arg_line(ctx, "kustomization", "--provenance-manifest=" + info.provenance_manifest.short_path))
+        sources = info.sources
     lines.append(_arg_line(ctx, "kustomization", info.manifests.short_path))
     args = ctx.actions.declare_file(ctx.label.name + ".krmargs")
     ctx.actions.write(args, "".join(lines))
+    extra = [info.provenance_manifest] if info.provenance_manifest else []
     return [DefaultInfo(
         executable = exe,
         files = depset([exe]),
-        runfiles = ctx.runfiles(files = [exe, args, info.manifests] + ctx.files.crds),
+        runfiles = ctx.runfiles(files = [exe, args, info.manifests] + extra + ctx.files.crds, transitive_files = sources),
     )]
 
 _krm_validate_test = rule(
@@ -67,8 +75,11 @@ def krm_validate_test(name, kustomization, crds = [], allow_kinds = [], kubernet
     Declares the test `name`, which runs `krm validate` (the toolchain's renderer, strict:
     unknown and duplicate fields, wrong types, missing required fields and kinds without a
     schema are errors; docs/cli.md) on the manifests of `kustomization`. Errors go to the
-    test log, a line each, naming the object, the field and its source line when the
-    kustomization renders with provenance; the JUnit XML report goes to Bazel's test.xml.
+    test log, a line each, naming the object and the field; when the kustomization renders
+    with provenance, each starts with the workspace-relative source file and line span of
+    the field (`krm validate --provenance-manifest`: the test then also reads the
+    kustomization's sources), and names the transformer that changed it. The JUnit XML
+    report goes to Bazel's test.xml.
     The manifests file is the test's input: Bazel re-runs only the tests whose manifests
     changed.
 

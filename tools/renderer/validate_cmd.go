@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
 )
 
@@ -20,9 +22,13 @@ against the CustomResourceDefinitions among the objects and those given with
 --crd. Strict: unknown and duplicate fields are errors, and so is a kind with
 no schema unless --allow-kind names it. Each error names the file and line,
 the object, the field and what was expected; with provenance annotations
-(krm build --provenance) also the source file it came from. Rules the API
-server writes in code (name formats, a Service's ports, immutable fields) are
-not checked (docs/cli.md).
+(krm build --provenance) also the source file it came from. With the
+provenance manifest of the render (--provenance-manifest), each error starts
+with the source file and line span of the field (the patch that set it, or
+the object's source document) and names the transformer that changed it when
+its source does not have it as rendered. Rules the API server writes in code
+(name formats, a Service's ports, immutable fields) are not checked
+(docs/cli.md).
 
 Exit status: 0 all valid, 1 some object invalid, 2 an error (unreadable or
 malformed input, bad flags).
@@ -31,9 +37,10 @@ Flags:
 `
 
 type validateOptions struct {
-	version, output, junit string
-	crds, allow            []string
-	fs                     *pflag.FlagSet
+	version, output, junit  string
+	manifest, workspaceRoot string
+	crds, allow             []string
+	fs                      *pflag.FlagSet
 }
 
 func validateFlags(stderr io.Writer) *validateOptions {
@@ -42,6 +49,8 @@ func validateFlags(stderr io.Writer) *validateOptions {
 	o.fs.StringArrayVar(&o.crds, "crd", nil, "a file or directory of CustomResourceDefinitions whose schemas apply to custom resources (repeatable)")
 	o.fs.StringArrayVar(&o.allow, "allow-kind", nil, "GROUP/KIND: a kind that is valid without a schema (/KIND for the core group, GROUP/* for a whole group; repeatable)")
 	o.fs.StringVarP(&o.output, "output", "o", "text", "text (a line per error, then a summary) or junit (JUnit XML, a test case per object)")
+	o.fs.StringVarP(&o.manifest, "provenance-manifest", "m", "", "the provenance manifest of the render (krm build --provenance-manifest): errors name the source line of each field")
+	o.fs.StringVar(&o.workspaceRoot, "workspace-root", ".", "the directory the provenance manifest's paths are relative to")
 	o.fs.StringVar(&o.junit, "junit", "", "also write the report as JUnit XML to FILE (empty: none), as krm_validate_test does for Bazel's $XML_OUTPUT_FILE")
 	return o
 }
@@ -68,6 +77,14 @@ func runValidate(args []string, s streams) int {
 			return 2
 		}
 		opts.AllowKinds = append(opts.AllowKinds, gk)
+	}
+	if o.manifest != "" {
+		m, err := trace.LoadManifest(o.manifest)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: --provenance-manifest: %v\n", err)
+			return 2
+		}
+		opts.Sources = fieldsource.New(m, o.workspaceRoot)
 	}
 	v, err := validate.New(opts)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,93 @@ func TestTestArgs(t *testing.T) {
 		if got, err := testArgs(exe, []string{"build", "."}); err != nil || len(got) != 2 {
 			t.Errorf("testArgs(%q) without an arguments file: %q, %v", exe, got, err)
 		}
+	}
+}
+
+// kuberayDir is the vendored kuberay tree (bench/real), seen from this package.
+const kuberayDir = "../../bench/real/kuberay"
+
+// TestValidateSourceLines renders a copy of the kuberay tree with mutant fields, with
+// provenance, and checks that krm validate -m names the source file and line of each: the
+// object's source document, or the patch that set the field.
+func TestValidateSourceLines(t *testing.T) {
+	if _, err := os.Stat(kuberayDir); err != nil {
+		t.Skipf("no %s (under Bazel the tree is not in this package's data; go test runs it): %v", kuberayDir, err)
+	}
+	ws := t.TempDir()
+	if err := os.CopyFS(filepath.Join(ws, "kuberay"), os.DirFS(kuberayDir)); err != nil {
+		t.Fatal(err)
+	}
+	manager := "kuberay/config/manager/manager.yaml"
+	patch := "kuberay/config/default-with-webhooks/manager_webhook_patch.yaml"
+	// mutate replaces old (once) in the workspace file and returns FILE:LINE of where new
+	// starts, FILE:LINE-END when the field spans n > 1 lines.
+	mutate := func(file, old, new string, n int) string {
+		t.Helper()
+		p := filepath.Join(ws, file)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(string(data), old)
+		if i < 0 {
+			t.Fatalf("%s: no %q", file, old)
+		}
+		if err := os.WriteFile(p, []byte(string(data[:i])+new+string(data[i+len(old):])), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := strings.Count(string(data[:i]), "\n") + 1
+		if n > 1 {
+			return fmt.Sprintf("%s:%d-%d", file, start, start+n-1)
+		}
+		return fmt.Sprintf("%s:%d", file, start)
+	}
+	want := []string{
+		mutate(manager, "imagePullPolicy: IfNotPresent", "imagePullPolcy: IfNotPresent", 1) +
+			": Deployment/ray-system/kuberay-operator: spec.template.spec.containers[0].imagePullPolcy: unknown field",
+		mutate(manager, "strategy:\n    type: Recreate", "stratgy:\n    type: Recreate", 2) +
+			": Deployment/ray-system/kuberay-operator: spec.stratgy: unknown field",
+		mutate(manager, "initialDelaySeconds: 10\n          periodSeconds: 5", "initialDelaySeconds: soon\n          periodSeconds: 5", 1) +
+			": Deployment/ray-system/kuberay-operator: spec.template.spec.containers[0].livenessProbe.initialDelaySeconds: Invalid value: must be of type integer, not string",
+		mutate(patch, "containerPort: 9443", "containerPort: webhook", 1) +
+			": Deployment/ray-system/kuberay-operator: spec.template.spec.containers[0].ports[0].containerPort: Invalid value: must be of type integer, not string",
+	}
+	setBy := "set by PatchTransformer configured in kuberay/config/default-with-webhooks/kustomization.yaml)"
+	man := filepath.Join(ws, "provenance.json")
+	code, out, errOut := runCLI("build", filepath.Join(ws, "kuberay/config/default-with-webhooks"),
+		"--provenance", "--provenance-manifest", man, "--workspace-root", ws)
+	if code != 0 {
+		t.Fatalf("krm build: exit %d: %s", code, errOut)
+	}
+	rendered := filepath.Join(ws, "manifests.yaml")
+	if err := os.WriteFile(rendered, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// From the workspace root, the default --workspace-root: paths in the report are relative.
+	t.Chdir(ws)
+	code, report, errOut := runCLI("validate", "manifests.yaml", "-m", "provenance.json", "--allow-kind", "cert-manager.io/*")
+	if code != 1 {
+		t.Fatalf("krm validate: exit %d, want 1: %s%s", code, report, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(report), "\n")
+	if len(lines) != len(want)+1 || lines[len(lines)-1] != "16 objects, 1 invalid" {
+		t.Fatalf("want %d errors and the summary, got:\n%s", len(want), report)
+	}
+	for _, w := range want {
+		found := false
+		for _, l := range lines {
+			if strings.HasPrefix(l, w) {
+				found = true
+				if strings.Contains(w, patch) != strings.HasSuffix(l, setBy) {
+					t.Errorf("%s: want %q only for the patch's field", l, setBy)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no error starting %q in:\n%s", w, report)
+		}
+	}
+	if strings.Contains(report, ws) || !strings.Contains(report, "(rendered at manifests.yaml:") {
+		t.Errorf("the report names the rendered file by another path than the one given:\n%s", report)
 	}
 }

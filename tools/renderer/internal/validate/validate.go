@@ -23,6 +23,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
 )
 
@@ -53,6 +55,9 @@ type Options struct {
 	KubernetesVersion string
 	// AllowKinds are kinds that are valid without a schema (Kind "*": the whole group).
 	AllowKinds []GroupKind
+	// Sources, when set, finds the source line of each invalid field from the objects'
+	// provenance manifest (krm build --provenance-manifest).
+	Sources *fieldsource.Finder
 }
 
 // Validator checks objects. Make one with New, add CRDs with AddCRDs, then call Validate.
@@ -62,6 +67,7 @@ type Validator struct {
 	builtin map[string]map[string]*Schema // group-version → kind → schema, loaded on demand
 	meta    *Schema                       // ObjectMeta, for custom resources and embedded objects
 	crds    map[GroupKind]*crd
+	sources *fieldsource.Finder
 }
 
 // crd is the schemas of one CRD's versions.
@@ -73,7 +79,7 @@ type crd struct {
 // New returns a Validator of the built-in kinds of opts.KubernetesVersion.
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
-		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}}
+		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, sources: opts.Sources}
 	if v.version == "" {
 		v.version = schemas.Default
 	}
@@ -175,10 +181,29 @@ type Error struct {
 	// Origin is the source file the object came from, and Changed the transformers that last
 	// changed it, from its provenance annotations (krm build --provenance); "" without.
 	Origin, Changed string
+	// Source is where the field was written, found from the provenance manifest; File "" when
+	// there is none.
+	Source fieldsource.Location
 }
 
 func (e Error) Error() string {
 	var b strings.Builder
+	if e.Source.File != "" {
+		// The line to edit first, then where it was rendered.
+		fmt.Fprintf(&b, "%s: %s", e.Source, e.Object)
+		if e.Field != "" {
+			b.WriteString(": " + e.Field)
+		}
+		b.WriteString(": " + e.Msg + " (rendered at " + e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		if e.Source.Note != "" {
+			b.WriteString("; " + e.Source.Note)
+		}
+		b.WriteString(")")
+		return b.String()
+	}
 	if e.File != "" {
 		b.WriteString(e.File)
 		if e.Line > 0 {
@@ -216,38 +241,57 @@ func (v *Validator) AddCRDs(objs []Object) error {
 		if str(o.Node, "apiVersion") != "apiextensions.k8s.io/v1" || str(o.Node, "kind") != "CustomResourceDefinition" {
 			continue
 		}
-		var m map[string]any
-		if err := o.Node.Decode(&m); err != nil {
-			return fmt.Errorf("%s: CustomResourceDefinition %s: %w", o.File, objectName(o.Node), err)
+		group, kind, versions, err := CRDVersions(o)
+		if err != nil {
+			return err
 		}
-		spec, _ := m["spec"].(map[string]any)
-		names, _ := spec["names"].(map[string]any)
-		group, _ := spec["group"].(string)
-		kind, _ := names["kind"].(string)
 		if kind == "" {
 			continue // an invalid CRD: its own validation says so
 		}
 		c := &crd{source: o.File, versions: map[string]*Schema{}}
-		for _, ver := range asSlice(spec["versions"]) {
-			ver, _ := ver.(map[string]any)
-			name, _ := ver["name"].(string)
-			if served, ok := ver["served"].(bool); ok && !served {
-				continue
-			}
-			sch, _ := ver["schema"].(map[string]any)
-			root, _ := sch["openAPIV3Schema"].(map[string]any)
-			if root == nil {
-				root = map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
-			}
-			s, err := (&converter{}).convert(normalizeNumbers(root).(map[string]any))
+		for _, ver := range versions {
+			s, err := (&converter{}).convert(normalizeNumbers(ver.Schema).(map[string]any))
 			if err != nil {
-				return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), name, err)
+				return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), ver.Name, err)
 			}
-			c.versions[name] = s
+			c.versions[ver.Name] = s
 		}
 		v.crds[GroupKind{group, kind}] = c
 	}
 	return nil
+}
+
+// CRDVersion is the schema of a version a CRD serves.
+type CRDVersion struct {
+	Name   string
+	Schema map[string]any // openAPIV3Schema; an object preserving unknown fields when it has none
+}
+
+// CRDVersions returns the group, kind and served versions of a CustomResourceDefinition
+// (kind "" when it names none).
+func CRDVersions(o Object) (group, kind string, versions []CRDVersion, err error) {
+	var m map[string]any
+	if err := o.Node.Decode(&m); err != nil {
+		return "", "", nil, fmt.Errorf("%s: CustomResourceDefinition %s: %w", o.File, objectName(o.Node), err)
+	}
+	spec, _ := m["spec"].(map[string]any)
+	names, _ := spec["names"].(map[string]any)
+	group, _ = spec["group"].(string)
+	kind, _ = names["kind"].(string)
+	for _, ver := range asSlice(spec["versions"]) {
+		ver, _ := ver.(map[string]any)
+		name, _ := ver["name"].(string)
+		if served, ok := ver["served"].(bool); ok && !served {
+			continue
+		}
+		sch, _ := ver["schema"].(map[string]any)
+		root, _ := sch["openAPIV3Schema"].(map[string]any)
+		if root == nil {
+			root = map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+		}
+		versions = append(versions, CRDVersion{name, root})
+	}
+	return group, kind, versions, nil
 }
 
 // normalizeNumbers turns the integers yaml decodes into int into float64, as encoding/json
@@ -278,7 +322,7 @@ func (v *Validator) Validate(objs []Object) []Result {
 }
 
 func (v *Validator) validateOne(o Object) Result {
-	w := &walker{v: v, file: o.File, id: objectName(o.Node)}
+	w := &walker{v: v, file: o.File, id: objectName(o.Node), pid: provenanceID(o.Node)}
 	w.origin, w.changed = provenanceOf(o.Node)
 	res := Result{Object: w.id, File: o.File, Line: o.Node.Line}
 	w.top(o.Node)
@@ -292,25 +336,37 @@ type walker struct {
 	file, id        string
 	origin, changed string
 	errs            []Error
+	// at is the path of the field being checked, for finding its source.
+	at  []fieldsource.Elem
+	pid provenance.ObjectID
 }
 
-func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
+// fail reports an error at the field w.at, whose rendered value is value (nil: missing); n
+// gives the rendered line.
+func (w *walker) fail(n, value *yaml.Node, path, format string, args ...any) {
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
-	w.errs = append(w.errs, Error{File: w.file, Line: line, Object: w.id, Field: path,
-		Msg: fmt.Sprintf(format, args...), Origin: w.origin, Changed: w.changed})
+	e := Error{File: w.file, Line: line, Object: w.id, Field: path,
+		Msg: fmt.Sprintf(format, args...), Origin: w.origin, Changed: w.changed}
+	if w.v.sources != nil {
+		e.Source, _ = w.v.sources.Find(w.pid, w.at, value)
+	}
+	w.errs = append(w.errs, e)
 }
+
+func (w *walker) push(e fieldsource.Elem) { w.at = append(w.at, e) }
+func (w *walker) pop()                    { w.at = w.at[:len(w.at)-1] }
 
 func (w *walker) top(n *yaml.Node) {
 	if n.Kind != yaml.MappingNode {
-		w.fail(n, "", "an object must be a mapping")
+		w.fail(n, n, "", "an object must be a mapping")
 		return
 	}
 	apiVersion, kind := str(n, "apiVersion"), str(n, "kind")
 	if apiVersion == "" || kind == "" {
-		w.fail(n, "", "apiVersion and kind are required")
+		w.fail(n, n, "", "apiVersion and kind are required")
 		return
 	}
 	group, version := "", apiVersion
@@ -321,7 +377,9 @@ func (w *walker) top(n *yaml.Node) {
 	if c, ok := w.v.crds[gk]; ok {
 		s, ok := c.versions[version]
 		if !ok {
-			w.fail(n, "apiVersion", "the CustomResourceDefinition of %s (%s) serves no version %s", gk, c.source, version)
+			w.push(fieldsource.Key("apiVersion"))
+			w.fail(n, field(n, "apiVersion"), "apiVersion", "the CustomResourceDefinition of %s (%s) serves no version %s", gk, c.source, version)
+			w.pop()
 			return
 		}
 		w.resource(n, s, "")
@@ -329,7 +387,7 @@ func (w *walker) top(n *yaml.Node) {
 	}
 	kinds, err := w.v.groupVersion(apiVersion)
 	if err != nil {
-		w.fail(n, "", "%v", err)
+		w.fail(n, n, "", "%v", err)
 		return
 	}
 	if s := kinds[kind]; s != nil {
@@ -340,21 +398,25 @@ func (w *walker) top(n *yaml.Node) {
 	if w.v.allow[gk] || w.v.allow[GroupKind{group, "*"}] {
 		return
 	}
-	w.fail(n, "", "no schema for %s %s: add its CustomResourceDefinition (--crd FILE) or allow the kind (--allow-kind %s)", apiVersion, kind, gk)
+	w.fail(n, n, "", "no schema for %s %s: add its CustomResourceDefinition (--crd FILE) or allow the kind (--allow-kind %s)", apiVersion, kind, gk)
 }
 
 // resource checks a custom resource or an embedded object: apiVersion, kind and metadata as
 // the API server checks them, the other fields against s.
 func (w *walker) resource(n *yaml.Node, s *Schema, path string) {
 	for _, f := range []string{"apiVersion", "kind"} {
+		w.push(fieldsource.Key(f))
 		if v := field(n, f); v == nil || isNull(v) {
-			w.fail(n, join(path, f), "Required value")
+			w.fail(n, nil, join(path, f), "Required value")
 		} else {
 			w.value(v, &Schema{Types: []string{"string"}}, join(path, f))
 		}
+		w.pop()
 	}
 	if m := field(n, "metadata"); m != nil {
+		w.push(fieldsource.Key("metadata"))
 		w.value(m, w.v.meta, join(path, "metadata"))
+		w.pop()
 	}
 	rest := *s
 	rest.Embedded = false
@@ -376,7 +438,11 @@ func (w *walker) resource(n *yaml.Node, s *Schema, path string) {
 func (w *walker) name(n *yaml.Node) {
 	m := field(n, "metadata")
 	if m == nil || (str(m, "name") == "" && str(m, "generateName") == "") {
-		w.fail(n, "metadata.name", "Required value: name or generateName is required")
+		w.push(fieldsource.Key("metadata"))
+		w.push(fieldsource.Key("name"))
+		w.fail(n, nil, "metadata.name", "Required value: name or generateName is required")
+		w.pop()
+		w.pop()
 	}
 }
 
@@ -386,7 +452,7 @@ func (w *walker) value(n *yaml.Node, s *Schema, path string) {
 	}
 	got := jsonType(n)
 	if !typeAllowed(s.Types, got, n) {
-		w.fail(n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, shown(n))
+		w.fail(n, n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, shown(n))
 		return
 	}
 	switch got {
@@ -406,31 +472,36 @@ func (w *walker) value(n *yaml.Node, s *Schema, path string) {
 func (w *walker) object(n *yaml.Node, s *Schema, path string) {
 	seen := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		p := join(path, k.Value)
-		if seen[k.Value] {
-			w.fail(k, p, "duplicate field %q", k.Value)
-			continue
-		}
-		seen[k.Value] = true
-		if ps := s.Properties[k.Value]; ps != nil {
-			w.value(val, ps, p)
-			continue
-		}
-		if s.Additional != nil {
-			w.value(val, s.Additional, path+"["+k.Value+"]")
-			continue
-		}
-		if s.AnyFields {
-			w.duplicates(val, p)
-			continue
-		}
-		w.fail(k, p, "unknown field %q", p)
+		w.push(fieldsource.Key(n.Content[i].Value))
+		w.field(n.Content[i], n.Content[i+1], s, path, seen)
+		w.pop()
 	}
 	for _, r := range s.Required {
 		if v := field(n, r); v == nil || (isNull(v) && !s.Properties[r].nullable()) {
-			w.fail(n, join(path, r), "Required value")
+			w.push(fieldsource.Key(r))
+			w.fail(n, nil, join(path, r), "Required value")
+			w.pop()
 		}
+	}
+}
+
+// field checks the field k: val of an object of schema s at path.
+func (w *walker) field(k, val *yaml.Node, s *Schema, path string, seen map[string]bool) {
+	p := join(path, k.Value)
+	if seen[k.Value] {
+		w.fail(k, val, p, "duplicate field %q", k.Value)
+		return
+	}
+	seen[k.Value] = true
+	switch ps := s.Properties[k.Value]; {
+	case ps != nil:
+		w.value(val, ps, p)
+	case s.Additional != nil:
+		w.value(val, s.Additional, path+"["+k.Value+"]")
+	case s.AnyFields:
+		w.duplicates(val, p)
+	default:
+		w.fail(k, val, p, "unknown field %q", p)
 	}
 }
 
@@ -444,15 +515,19 @@ func (w *walker) duplicates(n *yaml.Node, path string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			p := join(path, k.Value)
+			w.push(fieldsource.Key(k.Value))
 			if seen[k.Value] {
-				w.fail(k, p, "duplicate field %q", k.Value)
+				w.fail(k, n.Content[i+1], p, "duplicate field %q", k.Value)
 			}
 			seen[k.Value] = true
 			w.duplicates(n.Content[i+1], p)
+			w.pop()
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
+			w.push(fieldsource.Index(i, c))
 			w.duplicates(c, fmt.Sprintf("%s[%d]", path, i))
+			w.pop()
 		}
 	}
 }
@@ -465,33 +540,40 @@ func (w *walker) array(n *yaml.Node, s *Schema, path string) {
 	seen := map[string]int{}
 	for i, c := range n.Content {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		w.value(c, items, p)
-		if !s.CheckLists {
-			continue
+		w.push(fieldsource.Index(i, c))
+		w.item(i, c, items, s, p, path, seen)
+		w.pop()
+	}
+}
+
+// item checks the item i, c, of a list of schema s; seen maps the keys of the items before it.
+func (w *walker) item(i int, c *yaml.Node, items, s *Schema, p, path string, seen map[string]int) {
+	w.value(c, items, p)
+	if !s.CheckLists {
+		return
+	}
+	var key string
+	switch s.ListType {
+	case "set":
+		key = scalarKey(c)
+	case "map":
+		if c.Kind != yaml.MappingNode {
+			return
 		}
-		var key string
-		switch s.ListType {
-		case "set":
-			key = scalarKey(c)
-		case "map":
-			if c.Kind != yaml.MappingNode {
-				continue
+		var parts []string
+		for _, k := range s.MapKeys {
+			if v := field(c, k); v != nil {
+				parts = append(parts, k+"="+scalarKey(v))
 			}
-			var parts []string
-			for _, k := range s.MapKeys {
-				if v := field(c, k); v != nil {
-					parts = append(parts, k+"="+scalarKey(v))
-				}
-			}
-			key = strings.Join(parts, ",")
-		default:
-			continue
 		}
-		if j, dup := seen[key]; dup {
-			w.fail(c, p, "Duplicate value: the same as %s[%d] (x-kubernetes-list-type: %s)", path, j, s.ListType)
-		} else {
-			seen[key] = i
-		}
+		key = strings.Join(parts, ",")
+	default:
+		return
+	}
+	if j, dup := seen[key]; dup {
+		w.fail(c, c, p, "Duplicate value: the same as %s[%d] (x-kubernetes-list-type: %s)", path, j, s.ListType)
+	} else {
+		seen[key] = i
 	}
 }
 
@@ -507,26 +589,26 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 			}
 		}
 		if !ok {
-			w.fail(n, path, "Unsupported value: %q: supported values: %s", n.Value, quoteAll(s.Enum))
+			w.fail(n, n, path, "Unsupported value: %q: supported values: %s", n.Value, quoteAll(s.Enum))
 			return
 		}
 	}
 	switch {
 	case s.Format == "int32" && got == "integer":
 		if i, err := strconv.ParseInt(n.Value, 0, 64); err != nil || i < math.MinInt32 || i > math.MaxInt32 {
-			w.fail(n, path, "Invalid value: %s is out of the range of int32", n.Value)
+			w.fail(n, n, path, "Invalid value: %s is out of the range of int32", n.Value)
 		}
 	case s.Format == "date-time" && got == "string":
 		if _, err := time.Parse(time.RFC3339, n.Value); err != nil {
-			w.fail(n, path, "Invalid value: %q is not a date-time (RFC 3339)", n.Value)
+			w.fail(n, n, path, "Invalid value: %q is not a date-time (RFC 3339)", n.Value)
 		}
 	case s.Format == "byte" && got == "string":
 		if _, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(n.Value)); err != nil {
-			w.fail(n, path, "Invalid value: not base64 (format byte)")
+			w.fail(n, n, path, "Invalid value: not base64 (format byte)")
 		}
 	case s.Format == "quantity" && got == "string":
 		if !quantityRE.MatchString(strings.TrimSpace(n.Value)) {
-			w.fail(n, path, "Invalid value: %q: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", n.Value)
+			w.fail(n, n, path, "Invalid value: %q: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", n.Value)
 		}
 	}
 }
@@ -642,6 +724,13 @@ func objectName(n *yaml.Node) string {
 		return kind + "/" + ns + "/" + name
 	}
 	return kind + "/" + name
+}
+
+// provenanceID is the object's ID as the provenance manifest names it.
+func provenanceID(n *yaml.Node) provenance.ObjectID {
+	m := field(n, "metadata")
+	return provenance.ObjectID{APIVersion: str(n, "apiVersion"), Kind: str(n, "kind"),
+		Namespace: str(m, "namespace"), Name: str(m, "name")}
 }
 
 // The provenance annotations krm build --provenance writes (docs/provenance.md).

@@ -46,6 +46,23 @@ func FileName(groupVersion string) string {
 	return "apis_" + strings.ReplaceAll(groupVersion, "/", "_") + ".json.gz"
 }
 
+// GroupVersions returns the group-versions ("v1", "apps/v1") pinned for version, sorted.
+func GroupVersions(version string) []string {
+	entries, _ := fs.ReadDir(files, version)
+	var gvs []string
+	for _, e := range entries {
+		n := strings.TrimSuffix(e.Name(), ".json.gz")
+		if gv, ok := strings.CutPrefix(n, "api_"); ok {
+			gvs = append(gvs, gv)
+		} else if gv, ok := strings.CutPrefix(n, "apis_"); ok {
+			i := strings.LastIndex(gv, "_")
+			gvs = append(gvs, gv[:i]+"/"+gv[i+1:])
+		}
+	}
+	sort.Strings(gvs)
+	return gvs
+}
+
 // Document returns the uncompressed OpenAPI v3 document of groupVersion ("v1", "apps/v1") in
 // version, or an error wrapping fs.ErrNotExist when there is none.
 func Document(version, groupVersion string) ([]byte, error) {

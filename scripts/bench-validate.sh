@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Speed and memory of `krm validate` against kubeconform v0.8.0 on the same objects with the
+# same schemas: the pinned Kubernetes v1.37 OpenAPI v3 documents and the CRDs among the
+# objects, written as kubeconform's JSON Schema files by
+# tools/renderer/internal/validate/schemas/kubeconform (strict like kubeconform's "-strict"
+# schemas). Both run strict, from rendered YAML on disk; each run is timed by /usr/bin/time -v,
+# the two tools alternating run by run so that load on a shared machine hits both alike.
+#
+# Usage: scripts/bench-validate.sh
+#
+# Trees:
+#   synthetic  always: `krm build all` of bench/gen's tree (APPS=40: 3978 objects)
+#   kubeflow   with KUBEFLOW=DIR (a checkout of kubeflow/manifests) and ARGO=DIR (of
+#              argoproj/argo-workflows): `krm build example` (664 objects, many large
+#              CRDs), its remote bases made local as scripts/bench-real.sh does
+#
+# Environment:
+#   KRM=PATH         krm binary (default: built from ./tools/renderer)
+#   KUBECONFORM=PATH kubeconform binary (default: go install ...@v0.8.0 into the temp dir)
+#   RUNS=7           interleaved runs of each tool per tree (plus one unmeasured warm-up each)
+#   APPS=40, SEED=1  the synthetic tree
+#   KEEP=1           keep the temp dir
+#
+# Output: a markdown table of medians (CPU = user + system) and krm's ratios; exit status 0 if
+# every run succeeded and both tools found every object valid.
+set -euo pipefail
+export GOTOOLCHAIN=local
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+RUNS=${RUNS:-7}
+APPS=${APPS:-40}
+SEED=${SEED:-1}
+KUBECONFORM_VERSION=v0.8.0
+log() { echo "bench-validate: $*" >&2; }
+# shellcheck source=scripts/bench-kubeflow.sh
+source "$ROOT/scripts/bench-kubeflow.sh"
+
+[[ -x /usr/bin/time ]] || { log "needs GNU time at /usr/bin/time (apt-get install time)"; exit 2; }
+if [[ -n ${KUBEFLOW:-} && -z ${ARGO:-} ]]; then
+  log "KUBEFLOW needs ARGO (kubeflow's remote argo-workflows bases are read from it)"
+  exit 2
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-validate.XXXXXX")
+if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
+
+if [[ -z ${KRM:-} ]]; then
+  go build -o "$TMP/krm" ./tools/renderer
+  KRM=$TMP/krm
+fi
+if [[ -z ${KUBECONFORM:-} ]]; then
+  log "installing kubeconform $KUBECONFORM_VERSION"
+  GOBIN=$TMP go install "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
+  KUBECONFORM=$TMP/kubeconform
+fi
+go build -o "$TMP/schemas" ./tools/renderer/internal/validate/schemas/kubeconform
+go build -o "$TMP/gen" ./bench/gen
+
+# --- trees: rendered once, outside the timing ---------------------------------------------
+names=(synthetic)
+"$TMP/gen" -out "$TMP/tree" -apps "$APPS" -seed "$SEED"
+(cd "$TMP/tree" && "$KRM" build all) > "$TMP/synthetic.yaml"
+if [[ -n ${KUBEFLOW:-} ]]; then
+  log "copying $KUBEFLOW with its remote bases made local"
+  kf=$TMP/kubeflow
+  kubeflow_copy "$KUBEFLOW" "$ARGO" "$kf"
+  "$KRM" build "$kf/example" > "$TMP/kubeflow.yaml"
+  names+=(kubeflow)
+fi
+
+# --- schemas: the same for both tools ----------------------------------------------------
+# kubeconform gets the built-in schemas and every tree's CRDs, krm the built-in schemas
+# (embedded) and the CRDs among the objects it validates.
+files=()
+for n in "${names[@]}"; do files+=("$TMP/$n.yaml"); done
+"$TMP/schemas" -out "$TMP/jsonschema" "${files[@]}"
+location="$TMP/jsonschema/{{ .Group }}/{{ .ResourceAPIVersion }}/{{ .ResourceKind }}.json"
+
+# --- runs --------------------------------------------------------------------------------
+# run LABEL OUT CMD...: one timed run; appends "cpu_s wall_s rss_kb" to $TMP/LABEL.times.
+run() {
+  local label=$1 out=$2
+  shift 2
+  if ! /usr/bin/time -v -o "$TMP/time.txt" "$@" > "$out" 2>&1; then
+    log "FAILED: $label: $* (see $out)"
+    tail -5 "$out" >&2
+    exit 1
+  fi
+  awk -F': ' '
+    /User time/ {u = $2} /System time/ {s = $2} /Maximum resident/ {r = $2}
+    /Elapsed \(wall clock\)/ {n = split($2, p, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + p[i]}
+    END {printf "%.3f %.3f %d\n", u + s, w, r}' "$TMP/time.txt" >> "$TMP/$label.times"
+}
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+col() { awk -v c="$2" '{print $c}' "$TMP/$1.times" | median; }
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+rows=()
+status=0
+for n in "${names[@]}"; do
+  f=$TMP/$n.yaml
+  objects=$(grep -c '^kind:' "$f" || true)
+  krm=("$KRM" validate "$f")
+  kc=("$KUBECONFORM" -strict -summary -schema-location "$location" "$f")
+  log "$n: $objects objects, $(du -m "$f" | cut -f1) MB: warm-up, then $RUNS interleaved runs of each"
+  run warmup "$TMP/$n.krm.out" "${krm[@]}"
+  run warmup "$TMP/$n.kc.out" "${kc[@]}"
+  for ((i = 0; i < RUNS; i++)); do
+    run "$n.krm" "$TMP/$n.krm.out" "${krm[@]}"
+    run "$n.kc" "$TMP/$n.kc.out" "${kc[@]}"
+  done
+  krm_summary=$(tail -1 "$TMP/$n.krm.out")
+  kc_summary=$(tail -1 "$TMP/$n.kc.out")
+  log "$n: krm: $krm_summary; kubeconform: $kc_summary"
+  [[ $krm_summary == *", 0 invalid" ]] || status=1
+  [[ $kc_summary == *"Invalid: 0, Errors: 0"* ]] || status=1
+  rows+=("$n $objects $(col "$n.krm" 1) $(col "$n.krm" 2) $(col "$n.krm" 3) $(col "$n.kc" 1) $(col "$n.kc" 2) $(col "$n.kc" 3)")
+done
+
+echo
+echo "krm validate vs kubeconform $KUBECONFORM_VERSION (-strict, same schemas), median of $RUNS interleaved runs"
+echo "$(go env GOVERSION) $(go env GOOS)/$(go env GOARCH), $(nproc) CPUs, load avg $load_start at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
+echo
+printf '%s\n' "${rows[@]}" | awk '
+  BEGIN {
+    printf "| tree | objects | krm CPU / wall s | kubeconform CPU / wall s | krm faster (CPU) | krm faster (wall) | peak RSS krm / kubeconform |\n"
+    printf "|---|--:|--:|--:|--:|--:|--:|\n"
+  }
+  {
+    printf "| %s | %d | %.2f / %.2f | %.2f / %.2f | %.2fx | %.2fx | %d / %d MB |\n",
+      $1, $2, $3, $4, $6, $7, ($3 > 0 ? $6 / $3 : 0), ($4 > 0 ? $7 / $4 : 0), $5 / 1024, $8 / 1024
+  }'
+if [[ $status != 0 ]]; then log "an object was found invalid (see KEEP=1)"; fi
+exit $status
