@@ -116,8 +116,8 @@ def krm_golden_test(name, kustomization, golden, **kwargs):
       kustomization: the `krm_kustomization` target (of kind `Kustomization`).
       golden: the checked-in file with the expected manifests (create it empty, then
         `bazel run :<name>.update`).
-      **kwargs: test attributes (`size`, default `small`; `tags`, `timeout`, `visibility`,
-        ...); `tags`, `visibility` (default public for `<name>.update`, so that a
+      **kwargs: test attributes (`size`, default `small`; `tags`, `timeout`, `flaky`,
+        `visibility`, ...); `tags`, `visibility` (default public for `<name>.update`, so that a
         `krm_golden_update_all` elsewhere can list it) and `testonly` also go to
         `<name>.update`.
     """

@@ -85,9 +85,11 @@ def krm_validate_test(name, kustomization, crds = [], allow_kinds = [], kubernet
 
     Args:
       name: the test name.
-      kustomization: the `krm_kustomization` target (of kind `Kustomization`).
+      kustomization: the `krm_kustomization` target (of kind `Kustomization`; a
+        `Component` is an analysis error).
       crds: files or targets holding `CustomResourceDefinition`s for the custom resources
-        (the CRDs among the manifests apply too, and win).
+        (such as the `<name>_manifests` of a kustomization rendering CRDs; `--crd`); the
+        CRDs among the manifests apply too, and win.
       allow_kinds: kinds valid without a schema: `GROUP/KIND`, `/KIND` (core group),
         `GROUP/*`.
       kubernetes_version: the Kubernetes minor version of the built-in schemas (`v1.37`);

@@ -55,6 +55,11 @@ type command struct {
 	run   func(args []string, s streams) int
 }
 
+// becomeWorker, set by a krm that renders charts in another executable
+// (helm_helper.go), replaces the process by that one to serve as a persistent
+// worker: Bazel runs the full renderer only for actions that may inflate a chart.
+var becomeWorker func() error
+
 var commands = map[string]command{
 	"build":    {func(w io.Writer) *pflag.FlagSet { return buildFlags(w).fs }, runBuild},       // build_cmd.go
 	"render":   {func(w io.Writer) *pflag.FlagSet { return renderFlags(w).fs }, runRender},     // render_cmd.go
@@ -75,6 +80,11 @@ func main() { os.Exit(krm(os.Args[1:])) }
 func krm(args []string) int {
 	// The collector is paced from initialisation on (package gcpace/atinit).
 	if len(args) > 0 && args[len(args)-1] == worker.Flag {
+		if becomeWorker != nil {
+			err := becomeWorker() // returns only on failure
+			fmt.Fprintf(os.Stderr, "Error: %v\n", err)
+			return 1
+		}
 		return serveWorker() // worker_cmd.go
 	}
 	args, err := expandFlagfile(args)
