@@ -62,13 +62,18 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 	return stdout.String(), nil
 }
 
-// clean is git's message without the temporary repository's path and with
-// at most its last lines (git prints hints before the error).
+// clean is git's message without the temporary repository's path, its
+// hints and all but its last lines.
 func (g *git) clean(msg string) string {
 	if g.hide != "" {
 		msg = strings.ReplaceAll(msg, g.hide, "<temporary repository>")
 	}
-	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(msg), "\n") {
+		if !strings.HasPrefix(l, "hint:") {
+			lines = append(lines, strings.TrimRight(l, " \t\r"))
+		}
+	}
 	if len(lines) > 6 {
 		lines = lines[len(lines)-6:]
 	}

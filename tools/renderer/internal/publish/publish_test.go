@@ -213,7 +213,8 @@ func TestPublishNext(t *testing.T) {
 	needGit(t)
 	repo := newBare(t)
 	ds := manifests(t, map[string]string{"prod": "kind: A\n"})
-	base := publishOK(t, options(t, repo, sha1), ds)
+	publishOK(t, options(t, repo, sha1), ds)
+	base := Result{Commit: pushOther(t, repo, "env/prod", "README")} // history an orphan would lack
 
 	o := options(t, repo, sha1)
 	o.Next = true

@@ -74,3 +74,15 @@ func TestSourceResolveErrors(t *testing.T) {
 		t.Errorf("AllowDirty: %v", err)
 	}
 }
+
+// TestGitErrorHidesTemporaryRepository: git's messages name the temporary
+// repository; krm's errors do not.
+func TestGitErrorHidesTemporaryRepository(t *testing.T) {
+	needGit(t)
+	tmp := filepath.Join(t.TempDir(), "krm-publish-123")
+	g := &git{exe: "git", dir: tmp, hide: tmp, env: testEnv(t)}
+	_, err := g.run(context.Background(), nil, "rev-parse", "HEAD")
+	if err == nil || strings.Contains(err.Error(), tmp) || !strings.Contains(err.Error(), "<temporary repository>") {
+		t.Fatalf("got %v, want git's error naming <temporary repository>", err)
+	}
+}
