@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // git runs the git command line in one repository. The git CLI (not a Go
@@ -41,6 +42,9 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 	cmd := exec.CommandContext(ctx, g.exe, full...)
 	cmd.Env = g.env
 	cmd.Stdin = stdin
+	// On a timeout git is killed; its helpers (ssh, git-remote-https) may
+	// hold the pipes open: stop waiting for them soon after.
+	cmd.WaitDelay = 5 * time.Second
 	var stdout limitedBuffer
 	var stderr limitedBuffer
 	stdout.max, stderr.max = maxOutput, 64<<10

@@ -438,6 +438,36 @@ func TestPublishErrors(t *testing.T) {
 	}
 }
 
+// TestPublishSilentServer: a server that accepts and never answers costs
+// the context's time, not more.
+func TestPublishSilentServer(t *testing.T) {
+	needGit(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, silent, until the test ends
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = Publish(ctx, options(t, "git://"+l.Addr().String()+"/x.git", sha1), manifests(t, map[string]string{"prod": "kind: A\n"}))
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "cannot reach the repository git://"+l.Addr().String()) {
+		t.Fatalf("got %v, want the deadline naming the repository", err)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("took %v after a 1s deadline", d)
+	}
+}
+
 func TestCheckPath(t *testing.T) {
 	for p, want := range map[string]string{
 		"deploy/prod":           "",
