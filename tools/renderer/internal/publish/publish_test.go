@@ -216,7 +216,7 @@ func TestPublishNext(t *testing.T) {
 	publishOK(t, options(t, repo, sha1), ds)
 	base := Result{Commit: pushOther(t, repo, "env/prod", "README")} // history an orphan would lack
 
-	o := options(t, repo, sha1)
+	o := options(t, "file://"+repo, sha1) // and over file://
 	o.Next = true
 	same := publishOK(t, o, ds)
 	if same.Branch != "env/prod-next" || same.Commit != base.Commit || gitOut(t, "--git-dir="+repo, "rev-parse", "env/prod-next") != base.Commit {
