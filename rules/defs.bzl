@@ -25,6 +25,7 @@ load(
     _KrmKustomizationInfo = "KrmKustomizationInfo",
     _KrmRendererInfo = "KrmRendererInfo",
 )
+load("//rules/private:publish.bzl", _krm_publish = "krm_publish")
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
 load("//rules/private:validate.bzl", _krm_validate_test = "krm_validate_test")
 
@@ -36,6 +37,7 @@ krm_golden_test = _krm_golden_test
 krm_golden_update = _krm_golden_update
 krm_golden_update_all = _krm_golden_update_all
 krm_golden_update_all_rule = _krm_golden_update_all_rule
+krm_publish = _krm_publish
 krm_toolchain = _krm_toolchain
 krm_validate_test = _krm_validate_test
 KrmFunctionInfo = _KrmFunctionInfo

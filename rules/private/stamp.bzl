@@ -27,7 +27,15 @@ STAMP_FLAG_ATTR = attr.label(
     providers = [KrmStampInfo],
 )
 
-def _stamping(ctx):
+def stamping(ctx):
+    """Whether a target stamps: its `stamp` attribute, `-1` following `--stamp` (`_stamp_flag`).
+
+    Args:
+      ctx: the rule context of a rule with `stamp` and `_stamp_flag` attributes.
+
+    Returns:
+      True when it stamps.
+    """
     if ctx.attr.stamp == -1:
         return ctx.attr._stamp_flag[KrmStampInfo].stamp
     return ctx.attr.stamp == 1
@@ -47,7 +55,7 @@ def stamp_manifests(ctx, renderer, manifests, what):
     Returns:
       The manifests the target provides: the stamped file, or `manifests` without stamping.
     """
-    if not _stamping(ctx):
+    if not stamping(ctx):
         return manifests
     stamped = ctx.actions.declare_file(ctx.label.name + "_manifests.stamped.yaml")
     args = ctx.actions.args()

@@ -26,6 +26,7 @@ func TestCLIDocsListEveryFlag(t *testing.T) {
 		"validate": validateFlags(&sink).fs,
 		"apply":    applyFlags(&sink).fs,
 		"delete":   deleteFlags(&sink).fs,
+		"publish":  publishFlags(&sink).fs,
 	}
 	flagRE := regexp.MustCompile("`(?:-[a-zA-Z], )?--([a-z0-9-]+)")
 	for name, fs := range commands {

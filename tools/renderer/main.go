@@ -32,6 +32,7 @@ Usage:
   krm validate FILE... [flags] check rendered objects against their OpenAPI schemas
   krm apply MANIFESTS [flags]  server-side apply to a cluster (--prune with an ApplySet)
   krm delete MANIFESTS [flags] delete the manifests' objects from a cluster
+  krm publish PATH=MANIFESTS... [flags] commit rendered manifests to a GitOps branch
   krm version             print krm's version
   krm help [COMMAND]      show help
 
@@ -69,6 +70,7 @@ var commands = map[string]command{
 	"validate": {func(w io.Writer) *pflag.FlagSet { return validateFlags(w).fs }, runValidate}, // validate_cmd.go
 	"apply":    {func(w io.Writer) *pflag.FlagSet { return applyFlags(w).fs }, runApply},       // apply_cmd.go
 	"delete":   {func(w io.Writer) *pflag.FlagSet { return deleteFlags(w).fs }, runDelete},     // delete_cmd.go
+	"publish":  {func(w io.Writer) *pflag.FlagSet { return publishFlags(w).fs }, runPublish},   // publish_cmd.go
 }
 
 func main() { os.Exit(krm(os.Args[1:])) }
