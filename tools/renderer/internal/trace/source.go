@@ -140,6 +140,10 @@ func (s *sources) find(m *provenance.Manifest, obj *provenance.Object, p string,
 		return Source{Step: -1}
 	}
 	src := Source{Path: org.Path, StartLine: org.StartLine, EndLine: org.EndLine, Step: -1}
+	if s.read(org.Path) == nil {
+		src.Note = "the object's document; not read: no such file under " + s.root + " (--workspace-root)"
+		return src
+	}
 	if doc := s.originDoc(org); doc != nil {
 		if n := walk(doc, path); n != nil {
 			src.StartLine, src.EndLine = lineSpan(n)
@@ -197,7 +201,11 @@ func (s *sources) inStep(m *provenance.Manifest, i int, path []step, rendered *y
 			}
 		}
 	}
-	// Inline patches: strings of the kustomization's patches.
+	// Inline patches: strings of the kustomization's patches (a patch step
+	// that read no file).
+	if !strings.Contains(st.Kind, "Patch") || len(st.Files) > 0 {
+		return Source{}, false
+	}
 	for _, d := range s.documents(st.ConfiguredIn) {
 		for _, field := range []string{"patches", "patchesStrategicMerge"} {
 			list := mapField(d, field)
