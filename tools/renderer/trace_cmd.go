@@ -91,17 +91,20 @@ func runTrace(args []string, s streams) int {
 	if live && queries[0].Live {
 		return fail(2, fmt.Errorf("--cluster reads OBJECT from the API server: name it KIND[.GROUP]/[NAMESPACE/]NAME, not a file"))
 	}
+	var get clustersupport.Getter
+	var sess clustersupport.Session
+	if live {
+		if get, sess, err = clustersupport.OpenGetter(context.Background(), clustersupport.Request{
+			Kubeconfig: o.kubeconfig, Context: o.context, Warnings: stderr,
+		}); err != nil {
+			return fail(clusterExit(err), err)
+		}
+	}
 	man, err := trace.LoadManifest(o.manifest)
 	if err != nil {
 		return fail(1, err)
 	}
 	if live {
-		get, sess, err := clustersupport.OpenGetter(context.Background(), clustersupport.Request{
-			Kubeconfig: o.kubeconfig, Context: o.context, Warnings: stderr,
-		})
-		if err != nil {
-			return fail(clusterExit(err), err)
-		}
 		for i, q := range queries {
 			if queries[i], err = trace.LiveQuery(man, q, func(r clustersupport.Ref) ([]byte, error) {
 				return get.Get(context.Background(), r)
