@@ -74,6 +74,14 @@ func TestBuildProvenanceFlags(t *testing.T) {
 	if code, _, errOut := runCLI("trace", liveObj, "-m", man, "--context", "prod"); code != 2 || !strings.Contains(errOut, "--cluster reads OBJECT from the API server") {
 		t.Errorf("a file with --context: exit %d: %s", code, errOut)
 	}
+	// A kubeconfig is read within the same bounds: an alias bomb is refused before clientcmd.
+	bomb := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(bomb, []byte("apiVersion: v1\nkind: Config\na: &a [x, x]\nb: [*a, *a]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("trace", "-m", man, "--kubeconfig", bomb, "ConfigMap/p-cm"); code != 2 || !strings.Contains(errOut, "aliases are not allowed") {
+		t.Errorf("an alias bomb as kubeconfig: exit %d: %s", code, errOut)
+	}
 	if code, _, errOut := runCLI("trace", "ConfigMap/cm", "-m", man); code != 1 || !strings.Contains(errOut, "did you mean v1/ConfigMap//p-cm") {
 		t.Errorf("not found: exit %d: %s", code, errOut)
 	}
