@@ -134,7 +134,7 @@ func Drifted(rendered, live *yaml.Node) []Drift {
 		d := Drift{Field: f}
 		if path, err := parsePath(f.Path); err == nil {
 			for _, m := range managers {
-				if owns(m.set, path) {
+				if m.set.owns(path) {
 					d.Managers = append(d.Managers, m.name)
 				}
 			}
@@ -199,6 +199,14 @@ func scalarText(v json.RawMessage) (string, bool) {
 
 var quantityRE = regexp.MustCompile(`^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$`)
 
+// quantitySuffix are resource.Quantity's suffixes (read only).
+var quantitySuffix = map[string]string{
+	"m": "1/1000", "k": "1000", "M": "1000000", "G": "1000000000", "T": "1000000000000",
+	"P": "1000000000000000", "E": "1000000000000000000",
+	"Ki": "1024", "Mi": "1048576", "Gi": "1073741824", "Ti": "1099511627776",
+	"Pi": "1125899906842624", "Ei": "1152921504606846976",
+}
+
 // quantity reads a Kubernetes resource quantity (resource.Quantity's syntax) exactly.
 func quantity(s string) (*big.Rat, bool) {
 	m := quantityRE.FindStringSubmatch(s)
@@ -209,13 +217,7 @@ func quantity(s string) (*big.Rat, bool) {
 	if !ok {
 		return nil, false
 	}
-	mult := map[string]string{
-		"m": "1/1000", "k": "1000", "M": "1000000", "G": "1000000000", "T": "1000000000000",
-		"P": "1000000000000000", "E": "1000000000000000000",
-		"Ki": "1024", "Mi": "1048576", "Gi": "1073741824", "Ti": "1099511627776",
-		"Pi": "1125899906842624", "Ei": "1152921504606846976",
-	}
-	if f, ok := mult[m[2]]; ok {
+	if f, ok := quantitySuffix[m[2]]; ok {
 		x, _ := new(big.Rat).SetString(f)
 		r.Mul(r, x)
 	}
@@ -248,7 +250,7 @@ func stringDataToData(secret *yaml.Node) {
 
 type managerSet struct {
 	name string
-	set  *yaml.Node
+	set  *fieldSet
 }
 
 // managedFields reads metadata.managedFields: the managers other than krm apply's, each
@@ -269,7 +271,7 @@ func managedFields(obj *yaml.Node) []managerSet {
 		if op != nil {
 			label += " (" + op.Value + ")"
 		}
-		out = append(out, managerSet{name: label, set: set})
+		out = append(out, managerSet{name: label, set: newFieldSet(set)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
@@ -330,7 +332,10 @@ func change(f rdiff.Field) string {
 // describeSource names a Source: FILE:LINE[-LINE], the step that wrote it there and the note.
 func describeSource(r *Result, s Source) string {
 	where := s.Path
-	if where == "" {
+	switch {
+	case where == "" && s.Note != "":
+		return s.Note
+	case where == "":
 		where = "an unknown source (the manifest has no origin for the object)"
 	}
 	switch {

@@ -3,11 +3,13 @@ package trace_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -325,5 +327,56 @@ func TestLoadQueriesRefusesAliasBombOnStdin(t *testing.T) {
 	big := strings.NewReader("a: " + strings.Repeat("x", rdiff.MaxFileBytes) + "\n")
 	if _, err := trace.LoadQueries("-", big); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("LoadQueries(-) of an oversized object: %v", err)
+	}
+}
+
+// A live object whose every field was rewritten, with a large managedFields, is traced in
+// bounded time: field sets are indexed once, and source lines looked up for the first 100
+// drifted fields only.
+func TestLiveDriftBoundedOnHostileInput(t *testing.T) {
+	const n = 10000
+	var rendered, live, owned strings.Builder
+	rendered.WriteString("apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: x\nspec:\n  items:\n")
+	live.WriteString("apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: x\n  managedFields:\n  - manager: bot\n    operation: Update\n    fieldsV1:\n      f:spec:\n        f:items:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&rendered, "  - {name: i%d, v: 1}\n", i)
+		fmt.Fprintf(&owned, "          'k:{\"name\":\"i%d\"}': {f:v: {}}\n", i)
+	}
+	live.WriteString(owned.String())
+	live.WriteString("spec:\n  items:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&live, "  - {name: i%d, v: 2}\n", i)
+	}
+	fs := filesys.MakeFsInMemory()
+	if err := fs.WriteFile("/ws/thing.yaml", []byte(rendered.String())); err != nil {
+		t.Fatal(err)
+	}
+	m := &provenance.Manifest{Objects: []provenance.Object{{
+		ID:     provenance.ObjectID{APIVersion: "example.com/v1", Kind: "Thing", Name: "x"},
+		Origin: &provenance.OriginInfo{Path: "thing.yaml", StartLine: 1, EndLine: n + 6},
+	}}}
+	r, err := trace.ParseRendered("thing_manifests.yaml", []byte(rendered.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := trace.ParseObjects([]byte(live.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := trace.Trace(m, qs[0], trace.Options{FS: fs, SourceRoot: "/ws", Rendered: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("tracing %d drifted fields took %v", n, d)
+	}
+	if len(res.Drift) != n {
+		t.Fatalf("%d drifted fields, want %d", len(res.Drift), n)
+	}
+	first, last := res.Drift[0], res.Drift[n-1]
+	if first.Source.StartLine == 0 || len(first.Managers) != 1 || len(last.Managers) != 1 ||
+		!strings.Contains(last.Source.Note, "not looked up: more than 100 fields drifted") {
+		t.Errorf("first %+v\nlast %+v", first, last)
 	}
 }

@@ -124,44 +124,59 @@ func mapField(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// owns reports whether a managedFields entry's field set (FieldsV1: "f:NAME" a field,
-// "k:{...}" the list item with those keys, "i:N" the Nth item) covers path: it names the
-// path, or one of its ancestors as a whole (an atomic value).
-func owns(set *yaml.Node, path []step) bool {
-	n := set
-	for _, s := range path {
-		if n == nil || n.Kind != yaml.MappingNode {
-			return false
-		}
-		if len(n.Content) == 0 && n != set {
-			return true // a leaf: the manager owns the whole value
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content) && next == nil; i += 2 {
-			if ownsStep(n.Content[i].Value, s) {
-				next = n.Content[i+1]
-			}
-		}
-		n = next
-	}
-	return n != nil
+// fieldSet is a managedFields entry's field set (FieldsV1) indexed for lookups: "f:NAME" a
+// field, "k:{...}" the list item with those keys (indexed by each key and value), "i:N" the
+// Nth item. Built once per manager, in time linear in the set, so a hostile set with many
+// keys costs no more per drifted field.
+type fieldSet struct {
+	children map[string]*fieldSet // by "f:NAME", "i:N", and "k:" + key + "=" + value
+	leaf     bool
 }
 
-func ownsStep(k string, s step) bool {
-	switch {
-	case !s.item:
-		return k == "f:"+s.key
-	case !s.name:
-		return k == "i:"+strconv.Itoa(s.index)
+func newFieldSet(n *yaml.Node) *fieldSet {
+	fs := &fieldSet{leaf: n.Kind != yaml.MappingNode || len(n.Content) == 0}
+	if fs.leaf {
+		return fs
 	}
-	js, ok := strings.CutPrefix(k, "k:")
-	if !ok {
-		return false
+	fs.children = make(map[string]*fieldSet, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, child := n.Content[i].Value, newFieldSet(n.Content[i+1])
+		js, ok := strings.CutPrefix(k, "k:")
+		if !ok {
+			fs.children[k] = child
+			continue
+		}
+		var keys map[string]any
+		if json.Unmarshal([]byte(js), &keys) != nil {
+			continue
+		}
+		for name, v := range keys {
+			fs.children["k:"+name+"="+fmt.Sprint(v)] = child
+		}
 	}
-	var keys map[string]any
-	if json.Unmarshal([]byte(js), &keys) != nil {
-		return false
+	return fs
+}
+
+// owns reports whether the set covers path: it names the path, or one of its ancestors as a
+// whole (a leaf: an atomic value).
+func (fs *fieldSet) owns(path []step) bool {
+	n := fs
+	for _, s := range path {
+		if n.leaf {
+			return n != fs
+		}
+		var k string
+		switch {
+		case !s.item:
+			k = "f:" + s.key
+		case !s.name:
+			k = "i:" + strconv.Itoa(s.index)
+		default:
+			k = "k:" + s.key + "=" + s.value
+		}
+		if n = n.children[k]; n == nil {
+			return false
+		}
 	}
-	v, ok := keys[s.key]
-	return ok && fmt.Sprint(v) == s.value
+	return true
 }

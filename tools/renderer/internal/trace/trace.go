@@ -243,6 +243,10 @@ func Trace(m *provenance.Manifest, q Query, o Options) (*Result, error) {
 	return r, nil
 }
 
+// maxSourced bounds the source lookups (each walks the inputs) of a live
+// object whose every field may have been rewritten.
+const maxSourced = 100
+
 // compare finds the drifted fields of the live object and where each was
 // written.
 func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.FileEntry, o Options) error {
@@ -259,6 +263,10 @@ func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.Fil
 	src := newSources(o.FS, root, files)
 	for i := range r.Drift {
 		d := &r.Drift[i]
+		if i >= maxSourced {
+			d.Source = Source{Step: -1, Note: fmt.Sprintf("not looked up: more than %d fields drifted", maxSourced)}
+			continue
+		}
 		p := d.Path
 		if d.Change == rdiff.Added { // an item added to a list the render sets: the list's source
 			p = indexItem.ReplaceAllString(p, "")
