@@ -300,6 +300,9 @@ func fieldCount(n int) string {
 // printDrift writes the comparison with the rendered object: each drifted field, its
 // rendered and live values, the managers owning it live, and where it was written.
 func printDrift(w io.Writer, r *Result) {
+	if r.LiveAPIVersion != "" {
+		fmt.Fprintf(w, "  live version:  %s, rendered as %s: fields are compared across versions (read it as %s)\n", r.LiveAPIVersion, r.Object.ID.APIVersion, r.Object.ID.APIVersion)
+	}
 	if !r.Drifted() {
 		fmt.Fprintf(w, "  live fields:   as rendered (%s): every field the render sets has its rendered value\n", r.Rendered)
 		return

@@ -146,6 +146,28 @@ func TestLiveObjectDrift(t *testing.T) {
 	}
 }
 
+// A live object read in another API version than rendered says so.
+func TestLiveObjectInAnotherVersion(t *testing.T) {
+	m, rendered, stream, root := renderDrift(t)
+	for _, q := range liveQueries(t, "applied.yaml", stream) {
+		if q.Kind != "Deployment" {
+			continue
+		}
+		walkKey(q.Object, "apiVersion").Value = "apps/v1beta2"
+		r, err := trace.Trace(m, q, trace.Options{FS: filesys.MakeFsOnDisk(), SourceRoot: root, Rendered: rendered})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		trace.Print(&b, r)
+		if r.Drifted() || !strings.Contains(b.String(), "  live version:  apps/v1beta2, rendered as apps/v1: fields are compared across versions (read it as apps/v1)\n") {
+			t.Errorf("%+v\n%s", r.Drift, &b)
+		}
+		return
+	}
+	t.Fatal("no Deployment")
+}
+
 // A Secret's drift names the field, never its values.
 func TestLiveSecretDriftIsRedacted(t *testing.T) {
 	m, rendered, stream, root := renderDrift(t)

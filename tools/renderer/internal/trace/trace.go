@@ -196,6 +196,9 @@ type Result struct {
 	Compared bool
 	Rendered string
 	Drift    []Drift
+	// LiveAPIVersion is the live object's API version when it is not the
+	// rendered one (kubectl get reads the preferred version).
+	LiveAPIVersion string
 }
 
 // Drifted reports whether the live object was compared and differs.
@@ -255,6 +258,9 @@ func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.Fil
 		return fmt.Errorf("%s is in the provenance manifest but not in the rendered manifests %s: give the manifests of the same render (--manifests)", r.Object.ID, o.Rendered.Name)
 	}
 	r.Compared, r.Rendered = true, o.Rendered.Name
+	if v := scalar(mapField(r.Query.Object, "apiVersion")); v != r.Object.ID.APIVersion {
+		r.LiveAPIVersion = v
+	}
 	r.Drift = Drifted(rendered, r.Query.Object)
 	root := o.SourceRoot
 	if root == "" {
