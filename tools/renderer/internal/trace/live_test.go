@@ -258,7 +258,7 @@ spec:
 func TestDriftedRules(t *testing.T) {
 	for _, c := range []struct {
 		name, rendered, live string
-		want               []string // path change
+		want                 []string // path change
 	}{
 		{"equal", "spec: {replicas: 2}", "spec: {replicas: 2}", nil},
 		{"changed", "spec: {replicas: 2}", "spec: {replicas: 5}", []string{"spec.replicas changed"}},

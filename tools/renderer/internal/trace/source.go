@@ -2,8 +2,8 @@ package trace
 
 import (
 	"bytes"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
