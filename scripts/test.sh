@@ -22,6 +22,7 @@ apiserver_pkgs=(./tools/testing/apiserver/... ./tools/renderer/internal/validate
 go vet -tags apiserver "${apiserver_pkgs[@]}"
 go test -tags apiserver "${apiserver_pkgs[@]}"
 go test -tags apiserver -run TestClusterCommands ./tools/renderer # krm apply/delete/diff --cluster end to end
+go test -tags apiserver -run TestTraceLiveObjects ./tools/renderer # krm trace --context: live objects, drift and source lines
 echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # prod_trace_test: the provenance manifest that //examples/provenance:prod wrote traces every
-# object of the golden (`krm trace`, exit 0: each inputs digest matches), with the component's
+# object of the golden (`krm trace`, exit 0: each inputs digest matches, and each object has
+# the fields of its rendered object in prod_manifests.yaml beside the provenance manifest, the
+# default of --manifests), with the component's
 # label (passed by the rule with --label-map) and the workspace's input files unchanged.
 # Arguments: KRM PROVENANCE_JSON GOLDEN (runfiles paths; the test runs in the runfiles tree,
 # where the sources sit at their workspace paths).

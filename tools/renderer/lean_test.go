@@ -74,4 +74,16 @@ func TestLeanRendererClusterCommands(t *testing.T) {
 			t.Errorf("krm_nohelm %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, &stdout, &stderr)
 		}
 	}
+	// krm trace reads live objects through the same seam.
+	cmd := exec.Command(bin, "trace", "--context", "prod", "-m", manifests, "ConfigMap/a")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); !isExit(err, 2) || stdout.Len() > 0 || stderr.String() != want {
+		t.Errorf("krm_nohelm trace --context: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
+	}
+}
+
+func isExit(err error, code int) bool {
+	ee, ok := err.(*exec.ExitError)
+	return ok && ee.ExitCode() == code
 }

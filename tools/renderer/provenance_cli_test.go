@@ -43,6 +43,14 @@ func TestBuildProvenanceFlags(t *testing.T) {
 	if err := os.WriteFile(liveObj, []byte(strings.Replace(out, "metadata:\n", "metadata:\n  uid: abc\n  resourceVersion: \"7\"\n", 1)+"status: {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A live object is compared with the rendered manifests: none beside prov.json yet.
+	if code, _, errOut := runCLI("trace", liveObj, "--provenance-manifest", man); code != 1 || !strings.Contains(errOut, "prov_manifests.yaml (beside the provenance manifest) does not exist: pass --manifests FILE") {
+		t.Errorf("live trace without the rendered manifests: exit %d: %s", code, errOut)
+	}
+	rendered := filepath.Join(dir, "prov_manifests.yaml")
+	if err := os.WriteFile(rendered, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, traced, errOut := runCLI("trace", liveObj, "--provenance-manifest", man); code != 0 || !strings.Contains(traced, "matches") {
 		t.Errorf("live trace exit %d:\n%s%s", code, traced, errOut)
 	}
@@ -50,8 +58,29 @@ func TestBuildProvenanceFlags(t *testing.T) {
 	if err := os.WriteFile(liveObj, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, traced, _ := runCLI("trace", liveObj, "--provenance-manifest", man); code != 3 || !strings.Contains(traced, "DOES NOT MATCH") {
+	if code, traced, _ := runCLI("trace", liveObj, "--provenance-manifest", man, "--manifests", rendered); code != 3 || !strings.Contains(traced, "DOES NOT MATCH") {
 		t.Errorf("mismatch: exit %d:\n%s", code, traced)
+	}
+	// Edited live: the digest matches, a field drifted.
+	edited := strings.Replace(out, "\ndata:\n", "\ndata:\n  extra: live-only\n", 1)
+	edited = strings.Replace(edited, `  a: "1"`, `  a: "2"`, 1)
+	if err := os.WriteFile(liveObj, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, traced, _ := runCLI("trace", liveObj, "-m", man, "--workspace-root", dir); code != 3 || !strings.Contains(traced, "rendered from these inputs, but DRIFTED since: 1 field differs") ||
+		!strings.Contains(traced, "    data.a: \"1\" → \"2\"\n      set by base/cm.yaml:6\n") {
+		t.Errorf("drift: exit %d:\n%s", code, traced)
+	}
+	if code, _, errOut := runCLI("trace", liveObj, "-m", man, "--context", "prod"); code != 2 || !strings.Contains(errOut, "--cluster reads OBJECT from the API server") {
+		t.Errorf("a file with --context: exit %d: %s", code, errOut)
+	}
+	// A kubeconfig is read within the same bounds: an alias bomb is refused before clientcmd.
+	bomb := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(bomb, []byte("apiVersion: v1\nkind: Config\na: &a [x, x]\nb: [*a, *a]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI("trace", "-m", man, "--kubeconfig", bomb, "ConfigMap/p-cm"); code != 2 || !strings.Contains(errOut, "aliases are not allowed") {
+		t.Errorf("an alias bomb as kubeconfig: exit %d: %s", code, errOut)
 	}
 	if code, _, errOut := runCLI("trace", "ConfigMap/cm", "-m", man); code != 1 || !strings.Contains(errOut, "did you mean v1/ConfigMap//p-cm") {
 		t.Errorf("not found: exit %d: %s", code, errOut)

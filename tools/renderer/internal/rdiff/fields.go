@@ -48,6 +48,12 @@ type differ struct {
 	out    []Field
 }
 
+// Fields lists how object b differs from object a (two mappings), field by field as krm
+// diff lists a changed object's fields (named lists matched by name, a Secret's data and
+// stringData redacted when secret is set): for krm trace, which compares a live object with
+// its render.
+func Fields(a, b *yaml.Node, secret bool) []Field { return diffObjects(a, b, secret) }
+
 func diffObjects(a, b *yaml.Node, secret bool) []Field {
 	d := &differ{secret: secret}
 	d.node("", a, b, false)

@@ -1,10 +1,11 @@
 // Package trace answers "where did this object come from?" from a
 // provenance manifest (package provenance): given an object as the cluster
-// returns it (server-added fields such as status, managedFields, uid and
-// resourceVersion are ignored) or just its kind, namespace and name, it
-// finds the object's entry and reports its source document, the
-// transformers that changed it, and whether the live object's inputs
-// digest annotation says it was rendered from the manifest's inputs.
+// returns it or just its kind, namespace and name, it finds the object's
+// entry and reports its source document, the transformers that changed it,
+// and, for a live object, whether its inputs digest annotation says it was
+// rendered from the manifest's inputs and whether it still has the rendered
+// object's fields: each field that drifted, with the managers that own it
+// live and the source line that set it (live.go, source.go).
 package trace
 
 import (
@@ -18,6 +19,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
@@ -29,10 +31,12 @@ type Query struct {
 	Kind      string
 	Namespace string
 	Name      string
-	// Live is set for a live object: its digest annotation (if any).
+	// Live is set for a live object: its digest annotation (if any), and
+	// the object (a mapping, read within rdiff's bounds).
 	Live       bool
 	LiveDigest string
 	HasDigest  bool
+	Object     *yaml.Node
 }
 
 func (q Query) String() string {
@@ -96,7 +100,7 @@ func ParseObjects(data []byte) ([]Query, error) {
 		if g, _, ok := strings.Cut(n.GetApiVersion(), "/"); ok {
 			group = g
 		}
-		q := Query{Group: &group, Kind: n.GetKind(), Namespace: n.GetNamespace(), Name: n.GetName(), Live: true}
+		q := Query{Group: &group, Kind: n.GetKind(), Namespace: n.GetNamespace(), Name: n.GetName(), Live: true, Object: n.YNode()}
 		if q.Kind == "" || q.Name == "" {
 			return fmt.Errorf("an object without kind or metadata.name")
 		}
@@ -187,12 +191,29 @@ type Result struct {
 	// Files says, with a workspace to compare with, which inputs changed
 	// since the render (path -> "changed", "missing", "document unchanged").
 	Files map[string]string
+	// Compared is set when a live object was compared with its rendered
+	// object (in Rendered); Drift are the fields that differ.
+	Compared bool
+	Rendered string
+	Drift    []Drift
+	// LiveAPIVersion is the live object's API version when it is not the
+	// rendered one (kubectl get reads the preferred version).
+	LiveAPIVersion string
 }
 
-// Options are where to compare input files, if anywhere.
+// Drifted reports whether the live object was compared and differs.
+func (r *Result) Drifted() bool { return len(r.Drift) > 0 }
+
+// Options are where to compare input files, if anywhere, and the rendered
+// objects to compare a live object with.
 type Options struct {
 	FS            filesys.FileSystem
-	WorkspaceRoot string // "" skips the comparison
+	WorkspaceRoot string // "" skips the comparison of input files
+	// SourceRoot is where the workspace's input files are read to name a
+	// drifted field's source line (default: WorkspaceRoot, else ".").
+	SourceRoot string
+	// Rendered are the rendered manifests; nil compares the digest only.
+	Rendered *Rendered
 }
 
 // Trace looks q up in m.
@@ -217,7 +238,78 @@ func Trace(m *provenance.Manifest, q Query, o Options) (*Result, error) {
 	if o.WorkspaceRoot != "" && o.FS != nil {
 		r.Files = compareFiles(obj, m, files, o)
 	}
+	if q.Live && q.Object != nil && o.Rendered != nil {
+		if err := r.compare(m, files, o); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// maxSourced bounds the source lookups (each walks the inputs) of a live
+// object whose every field may have been rewritten.
+const maxSourced = 100
+
+// compare finds the drifted fields of the live object and where each was
+// written.
+func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.FileEntry, o Options) error {
+	rendered := o.Rendered.object(r.Object.ID)
+	if rendered == nil {
+		return fmt.Errorf("%s is in the provenance manifest but not in the rendered manifests %s: give the manifests of the same render (--manifests)", r.Object.ID, o.Rendered.Name)
+	}
+	r.Compared, r.Rendered = true, o.Rendered.Name
+	if v := scalar(mapField(r.Query.Object, "apiVersion")); v != r.Object.ID.APIVersion {
+		r.LiveAPIVersion = v
+	}
+	r.Drift = Drifted(rendered, r.Query.Object)
+	root := o.SourceRoot
+	if root == "" {
+		root = o.WorkspaceRoot
+	}
+	src := newSources(o.FS, root, files)
+	for i := range r.Drift {
+		d := &r.Drift[i]
+		if i >= maxSourced {
+			d.Source = Source{Step: -1, Note: fmt.Sprintf("not looked up: more than %d fields drifted", maxSourced)}
+			continue
+		}
+		p := d.Path
+		if d.Change == rdiff.Added { // an item added to a list the render sets: the list's source
+			p = indexItem.ReplaceAllString(p, "")
+		}
+		var value *yaml.Node
+		if path, err := parsePath(p); err == nil {
+			value = walk(rendered, path)
+		}
+		d.Source = src.find(m, r.Object, p, value)
+	}
+	return nil
+}
+
+// LiveQuery reads the object q names from a cluster (get), as the render
+// named it: its API version and, unless q names one, its namespace (empty:
+// the context's).
+func LiveQuery(m *provenance.Manifest, q Query, get func(clustersupport.Ref) ([]byte, error)) (Query, error) {
+	obj, err := Find(m, q)
+	if err != nil {
+		return q, err
+	}
+	ns := q.Namespace
+	if ns == "" {
+		ns = obj.ID.Namespace
+	}
+	data, err := get(clustersupport.Ref{APIVersion: obj.ID.APIVersion, Kind: obj.ID.Kind, Namespace: ns, Name: obj.ID.Name})
+	if err != nil {
+		return q, err
+	}
+	qs, err := ParseObjects(data)
+	if err != nil {
+		return q, fmt.Errorf("the API server's %s: %w", obj.ID, err)
+	}
+	if len(qs) != 1 {
+		return q, fmt.Errorf("the API server's %s: %d objects", obj.ID, len(qs))
+	}
+	return qs[0], nil
 }
 
 // compareFiles compares the object's input files with the workspace.
@@ -339,13 +431,18 @@ func Print(w io.Writer, r *Result) {
 	if !r.Consistent {
 		fmt.Fprintln(w, "  warning:       the manifest entry does not hash to its inputs digest (edited manifest?)")
 	}
-	switch r.Status {
-	case Match:
+	switch {
+	case r.Status == Match && r.Drifted():
+		fmt.Fprintf(w, "  live object:   %s: rendered from these inputs, but DRIFTED since: %s\n", r.Query.LiveDigest, fieldCount(len(r.Drift)))
+	case r.Status == Match:
 		fmt.Fprintf(w, "  live object:   %s: matches, rendered from these inputs\n", r.Query.LiveDigest)
-	case Mismatch:
+	case r.Status == Mismatch:
 		fmt.Fprintf(w, "  live object:   %s: DOES NOT MATCH, not rendered from these inputs\n", r.Query.LiveDigest)
-	case NoDigest:
+	case r.Status == NoDigest:
 		fmt.Fprintf(w, "  live object:   no %s annotation: not rendered with provenance\n", provenance.DigestAnnotation)
+	}
+	if r.Compared {
+		printDrift(w, r)
 	}
 	if len(r.Files) > 0 {
 		var changed []string
@@ -371,9 +468,12 @@ type UsageError struct{ error }
 // else is parsed as KIND[.GROUP]/[NAMESPACE/]NAME.
 func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
 	if arg == "-" {
-		in, err := io.ReadAll(stdin)
+		in, err := io.ReadAll(io.LimitReader(stdin, rdiff.MaxFileBytes+1))
 		if err != nil {
 			return nil, fmt.Errorf("reading the object from stdin (OBJECT -): %w", err)
+		}
+		if len(in) > rdiff.MaxFileBytes {
+			return nil, fmt.Errorf("stdin (OBJECT -): %w: larger than %d bytes", rdiff.ErrMalformed, rdiff.MaxFileBytes)
 		}
 		qs, err := ParseObjects(in)
 		if err != nil {
