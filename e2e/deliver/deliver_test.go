@@ -82,6 +82,7 @@ func TestRunTargets(t *testing.T) {
 		if code != wantCode {
 			t.Fatalf("bazel run %s:%s -- %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", pkg, target, strings.Join(args, " "), code, wantCode, stdout.String(), stderr.String())
 		}
+		t.Logf("bazel run %s:%s -- %s: exit %d\n%s%s", pkg, target, strings.Join(args, " "), code, stdout.String(), stderr.String())
 		return stdout.String()
 	}
 	c := newClient(t, s.Kubeconfig)
