@@ -3,6 +3,7 @@
 Only re-exports: the implementations live in `//rules/private`. Reference: docs/rules.md.
 """
 
+load("//rules/private:deliver.bzl", _krm_deliver = "krm_deliver")
 load("//rules/private:function.bzl", _krm_function = "krm_function")
 load(
     "//rules/private:golden.bzl",
@@ -29,6 +30,7 @@ load("//rules/private:publish.bzl", _krm_publish = "krm_publish")
 load("//rules/private:toolchain.bzl", _krm_toolchain = "krm_toolchain")
 load("//rules/private:validate.bzl", _krm_validate_test = "krm_validate_test")
 
+krm_deliver = _krm_deliver
 krm_function = _krm_function
 krm_image = _krm_image
 krm_kustomization = _krm_kustomization

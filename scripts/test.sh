@@ -53,5 +53,6 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   scripts/remote-cache-test.sh
   echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh, docs/pr-diffs.md)"
   scripts/prdiff-test.sh
+  go test -tags 'apiserver bazel_e2e' -count=1 -timeout 60m ./e2e/deliver # run targets //examples/deploy:prod.apply, .diff, .delete against a real API server (docs/rules.md)
 fi
 echo "== all tests passed"

@@ -1,7 +1,9 @@
 """Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load(":deliver.bzl", "deliver_targets")
 load(":images.bzl", "IMAGES_ATTR", "invert_images", "pinned_images")
+load(":labels.bzl", _label_string = "label_string")
 load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
 load(":stamp.bzl", "STAMP_ATTR", "STAMP_FLAG_ATTR", "stamp_manifests")
 load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE", "RUN_TOOLCHAIN_KWARGS")
@@ -36,18 +38,8 @@ def normalize_path(path):
             parts.append(part)
     return "/".join(parts) if parts else "."
 
-def label_string(label):
-    """Formats a label as users write it: `//pkg:name`, or `@repo//pkg:name` for another repository.
-
-    Args:
-      label: a Label.
-
-    Returns:
-      The label as a string.
-    """
-    if label.workspace_name:
-        return "@%s//%s:%s" % (label.workspace_name, label.package, label.name)
-    return "//%s:%s" % (label.package, label.name)
+# In labels.bzl, which deliver.bzl (loaded here) shares; still loadable from here.
+label_string = _label_string
 
 def manifests_attr(what):
     """The `kustomization` attribute of a rule reading the manifests of a `krm_kustomization`.
@@ -556,12 +548,14 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, openapi = False, helm_inherits_namespace = False, images = {}, stamp = -1, **kwargs):
-    """One kustomization directory; also defines `<name>_manifests` for a `Kustomization`.
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, openapi = False, helm_inherits_namespace = False, images = {}, stamp = -1, deliver = True, deliver_context = "", deliver_prune = False, **kwargs):
+    """One kustomization directory; also defines `<name>_manifests` and run targets for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
     a target `<name>_manifests` whose only output is the rendered `<name>_manifests.yaml`
-    (so `bazel build //deploy:prod_manifests` builds `bazel-bin/deploy/prod_manifests.yaml`).
+    (so `bazel build //deploy:prod_manifests` builds `bazel-bin/deploy/prod_manifests.yaml`),
+    and, unless `deliver` is False, the `krm_deliver` run targets `<name>.apply`,
+    `<name>.diff` and `<name>.delete` (`bazel run //deploy:prod.apply -- --context kind-dev`).
 
     Args:
       name: the target name. Outputs are `<name>.krmsnap` and `<name>_manifests.yaml`.
@@ -593,7 +587,14 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
       stamp: `-1` (default: stamp under `--stamp`), `1` or `0`. Stamping replaces
         `{STABLE_...}`/`{BUILD_...}` placeholders in label and annotation values and image
         fields in a separate `KrmStamp` action writing `<name>_manifests.stamped.yaml`.
-      **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to both targets.
+      deliver: whether to declare `<name>.apply`, `<name>.diff` and `<name>.delete`
+        (default True; never for a `Component`).
+      deliver_context: the kubeconfig context of those targets (`--context`; a
+        `--context` after `--` wins). Empty: the current context, which apply and delete
+        use only when allow-listed (`KRM_ALLOWED_CONTEXTS`).
+      deliver_prune: whether `<name>.apply` deletes the objects of its ApplySet that the
+        manifests no longer hold (`krm apply --prune`).
+      **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to every target.
     """
     krm_kustomization_rule(
         name = name,
@@ -618,3 +619,5 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
             output_group = "manifests",
             **kwargs
         )
+        if deliver:
+            deliver_targets(name, context = deliver_context, prune = deliver_prune, **kwargs)

@@ -20,6 +20,7 @@ import (
 // only (cluster_enabled.go): the lean renderer links clustersupport, which says so.
 type clusterFlags struct {
 	kubeconfig, context  string
+	kubeconfigBase       string
 	allowed              []string
 	applyset, applysetNS string
 	fs                   *pflag.FlagSet
@@ -28,6 +29,7 @@ type clusterFlags struct {
 func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
 	c.fs = fs
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "the kubeconfig file (default: $KUBECONFIG, a list of files, else ~/.kube/config)")
+	fs.StringVar(&c.kubeconfigBase, "kubeconfig-base", "", "the directory a relative --kubeconfig and the relative files of $KUBECONFIG are relative to (default: the working directory; the run targets of krm_deliver pass $BUILD_WORKING_DIRECTORY)")
 	fs.StringVar(&c.context, "context", "", "the kubeconfig context (default: its current context)")
 	if writes {
 		fs.StringArrayVar(&c.allowed, "allowed-context", nil, "a context this command may use without --context (repeatable; default: $"+clustersupport.AllowedContextsEnv+", comma-separated); with a list, only its contexts")
@@ -41,7 +43,7 @@ func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
 func (c *clusterFlags) connect(args []string, writes bool, stderr io.Writer) (clustersupport.Session, error) {
 	return clustersupport.Open(context.Background(), clustersupport.Request{
 		Manifests: args, Stdin: os.Stdin,
-		Kubeconfig: c.kubeconfig, Context: c.context, Warnings: stderr,
+		Kubeconfig: c.kubeconfig, KubeconfigBase: c.kubeconfigBase, Context: c.context, Warnings: stderr,
 		Writes: writes, ExplicitContext: c.fs.Changed("context"), Allowed: c.allowed,
 		ApplySet: c.applyset, ApplySetNamespace: c.applysetNS,
 	})

@@ -16,6 +16,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -55,6 +56,9 @@ type Config struct {
 	// Kubeconfig is --kubeconfig: one file. Empty: $KUBECONFIG (a list of files, merged), else
 	// ~/.kube/config.
 	Kubeconfig string
+	// KubeconfigBase, if set, is the directory that a relative Kubeconfig and the relative files
+	// of $KUBECONFIG are relative to, instead of the working directory.
+	KubeconfigBase string
 	// Context is --context; empty: the kubeconfig's current context.
 	Context string
 	// Warnings receives the API server's warnings (deprecated APIs, ...); nil drops them.
@@ -74,8 +78,7 @@ type Client struct {
 
 // Connect loads the kubeconfig, selects the context and checks that the server answers.
 func Connect(ctx context.Context, cfg Config) (*Client, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = cfg.Kubeconfig
+	rules := loadingRules(cfg)
 	if err := checkKubeconfigs(rules); err != nil {
 		return nil, err
 	}
@@ -128,6 +131,28 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// loadingRules are clientcmd's rules for cfg: --kubeconfig, else $KUBECONFIG, else
+// ~/.kube/config, each relative file taken relative to cfg.KubeconfigBase when set (a run target
+// starts in its runfiles, not where the user typed the command).
+func loadingRules(cfg Config) *clientcmd.ClientConfigLoadingRules {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = cfg.Kubeconfig
+	if cfg.KubeconfigBase == "" {
+		return rules
+	}
+	rebase := func(f string) string {
+		if f == "" || filepath.IsAbs(f) {
+			return f
+		}
+		return filepath.Join(cfg.KubeconfigBase, f)
+	}
+	rules.ExplicitPath = rebase(rules.ExplicitPath)
+	for i, f := range rules.Precedence {
+		rules.Precedence[i] = rebase(f)
+	}
+	return rules
 }
 
 // checkKubeconfigs refuses kubeconfig files over MaxKubeconfigSize or holding YAML aliases

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,6 +47,25 @@ func TestAllowContext(t *testing.T) {
 	}
 	if err := AllowContext("prod", true, nil); !errors.Is(err, ErrContext) || !strings.Contains(err.Error(), "dev, staging") {
 		t.Errorf("explicit context outside the allow-list: %v", err)
+	}
+}
+
+// A run target starts in its runfiles: relative kubeconfig files are taken relative to
+// KubeconfigBase (where the user typed the command), absolute ones and ~/.kube/config as given.
+func TestLoadingRulesBase(t *testing.T) {
+	sep := string(os.PathListSeparator)
+	t.Setenv("KUBECONFIG", "kc/a.yaml"+sep+"/etc/b.yaml")
+	r := loadingRules(Config{Kubeconfig: "my.yaml", KubeconfigBase: "/work/repo"})
+	if want := []string{"/work/repo/kc/a.yaml", "/etc/b.yaml"}; r.ExplicitPath != "/work/repo/my.yaml" || !reflect.DeepEqual(r.Precedence, want) {
+		t.Errorf("with a base: %q, %q; want /work/repo/my.yaml, %q", r.ExplicitPath, r.Precedence, want)
+	}
+	r = loadingRules(Config{Kubeconfig: "/abs.yaml", KubeconfigBase: "/work/repo"})
+	if r.ExplicitPath != "/abs.yaml" {
+		t.Errorf("absolute --kubeconfig with a base: %q", r.ExplicitPath)
+	}
+	r = loadingRules(Config{Kubeconfig: "my.yaml"})
+	if want := []string{"kc/a.yaml", "/etc/b.yaml"}; r.ExplicitPath != "my.yaml" || !reflect.DeepEqual(r.Precedence, want) {
+		t.Errorf("without a base: %q, %q; want my.yaml, %q", r.ExplicitPath, r.Precedence, want)
 	}
 }
 

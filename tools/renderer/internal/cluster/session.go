@@ -21,7 +21,7 @@ func Open(ctx context.Context, r clustersupport.Request) (clustersupport.Session
 	if err != nil {
 		return nil, err
 	}
-	c, err := Connect(ctx, Config{Kubeconfig: r.Kubeconfig, Context: r.Context, Warnings: r.Warnings})
+	c, err := Connect(ctx, Config{Kubeconfig: r.Kubeconfig, KubeconfigBase: r.KubeconfigBase, Context: r.Context, Warnings: r.Warnings})
 	if err != nil {
 		return nil, err
 	}

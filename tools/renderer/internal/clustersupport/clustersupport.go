@@ -35,6 +35,10 @@ type Request struct {
 	// Kubeconfig is --kubeconfig (empty: $KUBECONFIG, else ~/.kube/config), Context --context
 	// (empty: the kubeconfig's current context).
 	Kubeconfig, Context string
+	// KubeconfigBase, if set, is the directory a relative Kubeconfig and the relative files of
+	// $KUBECONFIG are relative to (a run target's $BUILD_WORKING_DIRECTORY), instead of the
+	// working directory.
+	KubeconfigBase string
 	// Warnings receives the API server's warnings; nil drops them.
 	Warnings io.Writer
 	// Writes (apply, delete) checks the context against the allow-list: Allowed
