@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -30,7 +31,8 @@ Shows what a change does to the rendered manifests: finds the
 krm_kustomization targets that the files changed between REV (its merge base
 with HEAD) and the working tree affect, with bazel query (the reverse
 dependencies of the changed files; a changed BUILD file affects its whole
-package, a changed .bzl file, MODULE.bazel or .bazelrc every kustomization),
+package, a changed .bzl file the packages whose BUILD files load it, and
+MODULE.bazel or .bazelrc every kustomization),
 renders them at the base revision (in a temporary git worktree) and at the
 head with bazel build, and compares the two as 'krm diff OLD NEW' compares
 two directories. A deleted or new kustomization shows as wholly removed or
@@ -212,22 +214,35 @@ func Run(o Options, log io.Writer) (*Result, error) {
 
 	// The affected set: the union of both sides' queries, each side then
 	// rendering those of them that exist there (a target can be affected on
-	// one side only, such as one whose glob takes in a new file).
-	baseAff, err := sideAffected(base, baseChanges)
-	if err != nil {
-		return nil, err
-	}
-	headAff, err := sideAffected(head, headChanges)
-	if err != nil {
-		return nil, err
-	}
-	res.Affected = unionStrings(baseAff, headAff)
-	if len(res.Affected) > 0 {
-		if res.BaseTargets, err = existing(base, res.Affected); err != nil {
+	// one side only, such as one whose glob takes in a new file). When the
+	// change edits only files that both sides have, and no BUILD, .bzl or
+	// workspace file, the two build graphs are the same: one side's query
+	// answers for both.
+	if sameGraph(baseChanges, headChanges) {
+		if res.Affected, err = sideAffected(head, headChanges); err != nil {
 			return nil, err
 		}
-		if res.HeadTargets, err = existing(head, res.Affected); err != nil {
+		if res.Affected == nil {
+			res.Affected = []string{}
+		}
+		res.BaseTargets, res.HeadTargets = res.Affected, res.Affected
+	} else {
+		baseAff, err := sideAffected(base, baseChanges)
+		if err != nil {
 			return nil, err
+		}
+		headAff, err := sideAffected(head, headChanges)
+		if err != nil {
+			return nil, err
+		}
+		res.Affected = unionStrings(baseAff, headAff)
+		if len(res.Affected) > 0 {
+			if res.BaseTargets, err = existing(base, res.Affected); err != nil {
+				return nil, err
+			}
+			if res.HeadTargets, err = existing(head, res.Affected); err != nil {
+				return nil, err
+			}
 		}
 	}
 	fmt.Fprintf(log, "prdiff: %d affected kustomizations (%d at the base, %d at the head)\n", len(res.Affected), len(res.BaseTargets), len(res.HeadTargets))
@@ -263,6 +278,14 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	}
 	res.Diff.Old, res.Diff.New = o.Base, "HEAD"
 	return res, nil
+}
+
+// sameGraph reports whether the changes leave the build graph as it was:
+// the same changed files, in the same packages, on both sides (none new or
+// deleted), and none of them a BUILD, .bzl or workspace file.
+func sameGraph(base, head Changes) bool {
+	return !base.All && !head.All && len(base.Packages)+len(head.Packages)+len(base.Bzl)+len(head.Bzl) == 0 &&
+		reflect.DeepEqual(base.Files, head.Files) && reflect.DeepEqual(base.Ignored, head.Ignored)
 }
 
 // sideAffected is the affected set on one side ("" changes: none).
