@@ -20,6 +20,7 @@ type Bazel struct {
 	BuildFlags []string // for build and cquery (--disk_cache, --config, ...)
 	QueryFlags []string // for query
 	Log        io.Writer
+	worktree   *Worktree // the checkout it runs in, for the base side
 }
 
 func (b *Bazel) run(args ...string) (string, error) {

@@ -273,7 +273,7 @@ plain(name = "unrelated", srcs = ["configmap.yaml", "kustomization.yaml"])
 // packages whose BUILD files load it, through other .bzl files too, and no
 // others (not every kustomization, as a change to MODULE.bazel does).
 func TestBzlChange(t *testing.T) {
-	bazel, _, top, ws, _ := e2eRepo(t, "prdiff-bzl", bzlFiles)
+	bazel, _, top, ws, diskCache := e2eRepo(t, "prdiff-bzl", bzlFiles)
 	run(t, top, "git", "checkout", "-q", "-b", "feature")
 	writeFiles(t, ws, map[string]string{"macros/inner.bzl": "LABELS = {\"tier\": \"api\"}\n"})
 	commit(t, top, "head")
@@ -291,6 +291,34 @@ func TestBzlChange(t *testing.T) {
 	want := []string{"//app/prod:prod"}
 	if !reflect.DeepEqual(res.Affected, want) || len(all) <= len(want) {
 		t.Errorf("Affected = %q, want %q (of %q)", res.Affected, want, all)
+	}
+
+	// Then a change that edits a file both sides have: one query (the
+	// head's), and a rerun takes the base's manifests from the first run,
+	// with no worktree or Bazel at the base.
+	writeFiles(t, ws, map[string]string{"app/base/greeting.txt": "Hello again from rules_krm\n"})
+	commit(t, top, "greeting")
+	var logs [2]bytes.Buffer
+	var outs [2]bytes.Buffer
+	for i := range logs {
+		code := Main([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json"}, &outs[i], &logs[i])
+		t.Logf("run %d: prdiff's log:\n%s", i, logs[i].String())
+		if code != 1 {
+			t.Fatalf("run %d: exit %d, want 1", i, code)
+		}
+	}
+	if !bytes.Equal(outs[0].Bytes(), outs[1].Bytes()) {
+		t.Errorf("the rerun printed\n%s\nthe first run\n%s", outs[1].String(), outs[0].String())
+	}
+	first, second := logs[0].String(), logs[1].String()
+	if strings.Count(first, " query ") != 2 || strings.Contains(first, "from an earlier run") {
+		t.Errorf("first run: want two queries at the head (the files, their rdeps) and a base render:\n%s", first)
+	}
+	if strings.Contains(second, WorktreePath(ws)) || !strings.Contains(second, "from an earlier run") {
+		t.Errorf("rerun: want the base's manifests from the first run and no worktree:\n%s", second)
+	}
+	if !strings.Contains(outs[0].String(), `"//app/prod:prod"`) || !strings.Contains(outs[0].String(), "greeting") {
+		t.Errorf("the diff misses the greeting's change to //app/prod:\n%s", outs[0].String())
 	}
 }
 

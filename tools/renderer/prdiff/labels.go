@@ -52,22 +52,36 @@ var workspaceFiles = map[string]bool{
 // root are left out: they are the other side's (a deleted file counts at
 // the base, a new one at the head).
 func Classify(root string, files []string) Changes {
-	var module strings.Builder
-	names, _ := filepath.Glob(filepath.Join(root, "*.MODULE.bazel"))
-	for name := range workspaceFiles {
-		if strings.HasPrefix(name, "MODULE.") || strings.HasPrefix(name, "WORKSPACE") {
-			names = append(names, filepath.Join(root, name))
-		}
+	isFile := func(rel string) bool {
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		return err == nil && st.Mode().IsRegular()
 	}
-	for _, n := range names {
-		if data, err := os.ReadFile(n); err == nil {
+	var top []string
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		top = append(top, e.Name())
+	}
+	var module strings.Builder
+	for _, name := range moduleFiles(top) {
+		if data, err := os.ReadFile(filepath.Join(root, name)); err == nil {
 			module.Write(data)
 		}
 	}
-	return classify(files, func(rel string) bool {
-		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
-		return err == nil && st.Mode().IsRegular()
-	}, module.String())
+	return classify(files, isFile, module.String())
+}
+
+// moduleFiles picks, from the names at the workspace root, the module files
+// a .bzl file could be named in (MODULE.bazel, *.MODULE.bazel, WORKSPACE
+// files), sorted.
+func moduleFiles(top []string) []string {
+	var found []string
+	for _, n := range top {
+		if (workspaceFiles[n] && (strings.HasPrefix(n, "MODULE.") || strings.HasPrefix(n, "WORKSPACE"))) || strings.HasSuffix(n, ".MODULE.bazel") {
+			found = append(found, n)
+		}
+	}
+	sort.Strings(found)
+	return found
 }
 
 // classify is Classify with the file system as isFile (a regular file at a

@@ -58,6 +58,7 @@ type Options struct {
 	Workspace    string
 	Keep         string
 	AffectedOnly bool
+	NoCache      bool
 }
 
 // Main runs the command with args (without the program name) and returns
@@ -82,6 +83,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Workspace, "workspace", "", "the workspace (default $BUILD_WORKSPACE_DIRECTORY, else the current directory)")
 	fs.StringVar(&o.Keep, "keep", "", "write the rendered manifests to DIR/base and DIR/head and keep them")
 	fs.BoolVar(&o.AffectedOnly, "affected-only", false, "print the affected kustomizations, one label a line, and render nothing")
+	fs.BoolVar(&o.NoCache, "no-cache", false, "render the base even when an earlier run rendered the same targets at the same commit with the same flags")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -184,16 +186,10 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	}
 
 	headChanges := Classify(ws, changed)
-	wt, err := repo.AddWorktree(WorktreePath(ws), mb)
+	baseChanges, err := repo.ClassifyAt(mb, changed)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err := wt.Remove(); err != nil {
-			fmt.Fprintf(log, "prdiff: removing the worktree %s: %v\n", wt.Path, err)
-		}
-	}()
-	baseChanges := Classify(wt.Dir(), changed)
 	for _, f := range unionStrings(headChanges.Ignored, baseChanges.Ignored) {
 		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", f)
 	}
@@ -207,10 +203,29 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		build = append([]string{"--disk_cache=" + dc}, build...)
 	}
 	head := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: ws, BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
-	base := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
-	if !baseChanges.Empty() || !headChanges.Empty() {
-		defer base.Shutdown()
+	// The base side (a worktree and its Bazel server) only when a query or
+	// a render needs it.
+	var base *Bazel
+	openBase := func() (*Bazel, error) {
+		if base != nil {
+			return base, nil
+		}
+		wt, err := repo.AddWorktree(WorktreePath(ws), mb)
+		if err != nil {
+			return nil, err
+		}
+		base = &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log, worktree: wt}
+		return base, nil
 	}
+	defer func() {
+		if base == nil {
+			return
+		}
+		base.Shutdown()
+		if err := base.worktree.Remove(); err != nil {
+			fmt.Fprintf(log, "prdiff: removing the worktree %s: %v\n", base.worktree.Path, err)
+		}
+	}()
 
 	// The affected set: the union of both sides' queries, each side then
 	// rendering those of them that exist there (a target can be affected on
@@ -227,7 +242,11 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		}
 		res.BaseTargets, res.HeadTargets = res.Affected, res.Affected
 	} else {
-		baseAff, err := sideAffected(base, baseChanges)
+		b, err := openBase()
+		if err != nil {
+			return nil, err
+		}
+		baseAff, err := sideAffected(b, baseChanges)
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +256,7 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		}
 		res.Affected = unionStrings(baseAff, headAff)
 		if len(res.Affected) > 0 {
-			if res.BaseTargets, err = existing(base, res.Affected); err != nil {
+			if res.BaseTargets, err = existing(b, res.Affected); err != nil {
 				return nil, err
 			}
 			if res.HeadTargets, err = existing(head, res.Affected); err != nil {
@@ -267,8 +286,32 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		}
 	}
 	baseDir, headDir := filepath.Join(out, "base"), filepath.Join(out, "head")
-	if err := base.Render(res.BaseTargets, baseDir); err != nil {
-		return nil, fmt.Errorf("rendering the base (%.12s): %w", mb, err)
+	// The base's manifests of the same targets at the same commit, with the
+	// same Bazel and flags, are those of an earlier run: from its cache.
+	var cache *RenderCache
+	if !o.NoCache {
+		cache = &RenderCache{Dir: filepath.Join(filepath.Dir(WorktreePath(ws)), "renders"),
+			Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
+	}
+	if len(res.BaseTargets) == 0 {
+		if err := os.MkdirAll(baseDir, 0o755); err != nil {
+			return nil, err
+		}
+	} else if cache != nil && cache.Get(baseDir) {
+		fmt.Fprintf(log, "prdiff: the base's manifests of these targets at %.12s from an earlier run (%s)\n", mb, cache.path())
+	} else {
+		b, err := openBase()
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Render(res.BaseTargets, baseDir); err != nil {
+			return nil, fmt.Errorf("rendering the base (%.12s): %w", mb, err)
+		}
+		if cache != nil {
+			if err := cache.Put(baseDir); err != nil {
+				fmt.Fprintf(log, "prdiff: keeping the base's manifests for the next run: %v\n", err)
+			}
+		}
 	}
 	if err := head.Render(res.HeadTargets, headDir); err != nil {
 		return nil, fmt.Errorf("rendering the head: %w", err)
