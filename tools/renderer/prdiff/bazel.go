@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Bazel runs one Bazel binary in one workspace.
@@ -31,9 +32,12 @@ func (b *Bazel) run(args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	fmt.Fprintf(b.Log, "prdiff: (in %s) %s %s\n", b.Dir, b.Binary, strings.Join(cmd.Args[1:], " "))
+	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s %s (in %s): %v\n%s", b.Binary, args[0], b.Dir, err, tail(errb.String(), 40))
 	}
+	// Where a run's time goes, for CI logs.
+	fmt.Fprintf(b.Log, "prdiff:   %s took %.2f s\n", args[0], time.Since(start).Seconds())
 	return out.String(), nil
 }
 

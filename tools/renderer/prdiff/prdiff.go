@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -210,10 +211,12 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		if base != nil {
 			return base, nil
 		}
+		start := time.Now()
 		wt, err := repo.AddWorktree(WorktreePath(ws), mb)
 		if err != nil {
 			return nil, err
 		}
+		fmt.Fprintf(log, "prdiff: the base checked out in %s (%.2f s)\n", wt.Path, time.Since(start).Seconds())
 		base = &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log, worktree: wt}
 		return base, nil
 	}
