@@ -53,9 +53,8 @@ func (b *Bazel) Query(expr string, flags ...string) ([]string, error) {
 }
 
 // Affected returns the krm_kustomization_rule targets that the changes
-// affect in this workspace: the expression of Changes.Expr, after a first
-// query keeps the changed files that name targets, and another adds the
-// packages whose BUILD files load a changed .bzl file.
+// affect in this workspace: the expression of Changes.Expr, after a query
+// adds the packages whose BUILD files load a changed .bzl file.
 func (b *Bazel) Affected(c Changes) ([]string, error) {
 	if e := c.BzlExpr(); e != "" {
 		builds, err := b.Query(e, BzlQueryFlags...)
@@ -64,23 +63,7 @@ func (b *Bazel) Affected(c Changes) ([]string, error) {
 		}
 		c.Packages = unionStrings(c.Packages, buildFilePackages(builds))
 	}
-	var targets []string
-	if e := c.FilesExpr(); e != "" {
-		files, err := b.Query(e)
-		if err != nil {
-			return nil, err
-		}
-		have := map[string]bool{}
-		for _, f := range files {
-			have[f] = true
-		}
-		for _, l := range c.Files {
-			if have[l] {
-				targets = append(targets, l)
-			}
-		}
-	}
-	expr := c.Expr(targets)
+	expr := c.Expr()
 	if expr == "" {
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -155,36 +156,29 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // Expr is the bazel query expression for the kustomizations affected by
-// the changes, given the labels of Files that name targets (see
-// Changes.Files): the krm_kustomization_rule targets among the reverse
-// dependencies in //... of those files and of every target in the changed
-// packages. "" when nothing is affected.
-func (c *Changes) Expr(targets []string) string {
+// the changes: the krm_kustomization_rule targets among the reverse
+// dependencies in //... of the changed files that are targets and of every
+// target in the changed packages; "" when nothing is affected. A changed
+// file that no rule uses names no target, and naming it in a query fails:
+// the files are picked by a filter of their packages' source files.
+func (c *Changes) Expr() string {
 	if c.All {
 		return "kind(krm_kustomization_rule, //...)"
 	}
 	terms := append([]string(nil), c.Packages...)
-	if len(targets) > 0 {
-		terms = append(terms, "set("+strings.Join(quoteAll(targets), " ")+")")
+	if len(c.Files) > 0 {
+		pkgs := map[string]bool{}
+		quoted := make([]string, len(c.Files))
+		for i, l := range c.Files {
+			pkgs[l[:strings.Index(l, ":")]+":*"] = true
+			quoted[i] = regexp.QuoteMeta(l)
+		}
+		terms = append(terms, `filter("^(`+strings.Join(quoted, "|")+`)$", kind("source file", `+strings.Join(sortedKeys(pkgs), " + ")+"))")
 	}
 	if len(terms) == 0 {
 		return ""
 	}
 	return "kind(krm_kustomization_rule, rdeps(//..., " + strings.Join(terms, " + ") + "))"
-}
-
-// FilesExpr is the query for the source-file targets in the packages of
-// Files ("" when there are none): a changed file that no rule uses names
-// no target, and a query naming it would fail.
-func (c *Changes) FilesExpr() string {
-	pkgs := map[string]bool{}
-	for _, l := range c.Files {
-		pkgs[l[:strings.Index(l, ":")]+":*"] = true
-	}
-	if len(pkgs) == 0 {
-		return ""
-	}
-	return `kind("source file", ` + strings.Join(sortedKeys(pkgs), " + ") + ")"
 }
 
 // BzlExpr is the query for the BUILD files that load the changed .bzl

@@ -54,17 +54,14 @@ func TestClassify(t *testing.T) {
 }
 
 func TestExpr(t *testing.T) {
-	c := Changes{Files: []string{"//a:x.yaml", "//a:y.yaml", "//b/c:z.txt"}, Packages: []string{"//d:*"}}
-	if got, want := c.FilesExpr(), `kind("source file", //a:* + //b/c:*)`; got != want {
-		t.Errorf("FilesExpr() = %s, want %s", got, want)
+	c := Changes{Files: []string{"//a:x.yaml", "//a:y+1.yaml", "//b/c:z.txt"}, Packages: []string{"//d:*"}}
+	if got, want := c.Expr(), `kind(krm_kustomization_rule, rdeps(//..., //d:* + filter("^(//a:x\.yaml|//a:y\+1\.yaml|//b/c:z\.txt)$", kind("source file", //a:* + //b/c:*))))`; got != want {
+		t.Errorf("Expr() = %s\nwant %s", got, want)
 	}
-	if got, want := c.Expr([]string{"//a:x.yaml"}), `kind(krm_kustomization_rule, rdeps(//..., //d:* + set("//a:x.yaml")))`; got != want {
-		t.Errorf("Expr() = %s, want %s", got, want)
+	if got := (&Changes{}).Expr(); got != "" {
+		t.Errorf("Expr() of no changes = %q, want \"\"", got)
 	}
-	if got := (&Changes{Files: []string{"//a:unused.txt"}}).Expr(nil); got != "" {
-		t.Errorf("Expr() of files that name no target = %q, want \"\"", got)
-	}
-	if got, want := (&Changes{All: true}).Expr(nil), "kind(krm_kustomization_rule, //...)"; got != want {
+	if got, want := (&Changes{All: true}).Expr(), "kind(krm_kustomization_rule, //...)"; got != want {
 		t.Errorf("Expr() = %s, want %s", got, want)
 	}
 	bzl := Changes{Bzl: []string{"rules/a.bzl", "rules/b.bzl"}}
@@ -76,9 +73,6 @@ func TestExpr(t *testing.T) {
 	}
 	if got, want := buildFilePackages([]string{"//a/b:BUILD.bazel", "//:BUILD", "//a/b:BUILD.bazel"}), []string{"//:*", "//a/b:*"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("buildFilePackages = %q, want %q", got, want)
-	}
-	if got := (&Changes{Packages: []string{"//d:*"}}).FilesExpr(); got != "" {
-		t.Errorf("FilesExpr() without files = %q, want \"\"", got)
 	}
 }
 
