@@ -95,7 +95,7 @@ got=$(prdiff --affected-only 2>/dev/null)
 affected=$(echo "$got" | wc -l)
 # Where each run's time went: its Bazel commands and the checkout, from its log.
 steps() {
-  awk '/^prdiff: \(in /{ side = (index($0, "krm-prdiff-") ? "base" : "head") }
+  awk '/^prdiff: \(in /{ side = ($3 ~ /\/krm-prdiff-[0-9a-f]+\/base/ ? "base" : "head") }
     /^prdiff:   [a-z]+ took /{ printf "%s%s %s %.1f", sep, side, $2, $4; sep = ", " }
     /^prdiff: the base checked out/{ sub(/.*\(/, ""); sub(/ s\)/, ""); printf "%scheckout %.1f", sep, $0; sep = ", " }
     /from an earlier run/{ printf "%sbase from the first run", sep; sep = ", " }' "$dir/out/$1.log"
@@ -123,11 +123,12 @@ loop_s=$(awk -v a="$build_s" -v b="$diff_s" 'BEGIN { printf "%.2f", a + b }')
 git worktree remove --force "$dir/loop/base"
 git worktree remove --force "$dir/loop/head"
 
-# 5. objects whose bytes differ: documents of one side's output missing from the other's.
+# 5. objects whose bytes differ: documents of the head's output that the base's lacks.
 changed_docs=$(for o in "${overlays[@]}"; do
   f=${o//\//_}.yaml
-  awk -v side=old 'FNR == 1 { doc = ""; if (NR != FNR) side = "new" } /^---$/ { print side "\t" doc; doc = ""; next } { doc = doc $0 "\\n" } END { print side "\t" doc }' \
-    "$dir/loop/base.out/$f" "$dir/loop/head.out/$f" | sort | uniq -u | grep -c '^new' || true
+  awk 'function end() { if (doc != "") { if (from == ARGV[1]) seen[doc] = 1; else if (!(doc in seen)) n++ } doc = "" }
+    FNR == 1 { end() } /^---$/ { end(); next } { if (doc == "") from = FILENAME; doc = doc $0 "\n" } END { end(); print n + 0 }' \
+    "$dir/loop/base.out/$f" "$dir/loop/head.out/$f"
 done | awk '{ s += $1 } END { print s }')
 files_changed=$(grep -c '^+++ ' "$dir/loop/diff.txt" || true)
 objects=$(jq '.diff.changed + .diff.added + .diff.removed' "$dir/out/warm.json")
