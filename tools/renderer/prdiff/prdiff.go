@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -152,6 +153,7 @@ type Result struct {
 
 // Run runs the flow (without writing the diff).
 func Run(o Options, log io.Writer) (*Result, error) {
+	log = &lockedWriter{w: log} // the two sides render at once
 	ws := o.Workspace
 	if ws == "" {
 		ws = os.Getenv("BUILD_WORKSPACE_DIRECTORY")
@@ -296,34 +298,57 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		cache = &RenderCache{Dir: filepath.Join(filepath.Dir(WorktreePath(ws)), "renders"),
 			Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
 	}
-	if len(res.BaseTargets) == 0 {
-		if err := os.MkdirAll(baseDir, 0o755); err != nil {
-			return nil, err
-		}
-	} else if cache != nil && cache.Get(baseDir) {
+	// The two sides render at once: two workspaces, two Bazel servers (the
+	// base's start, fetch and analysis overlap the head's build).
+	baseErr := make(chan error, 1)
+	switch {
+	case len(res.BaseTargets) == 0:
+		baseErr <- os.MkdirAll(baseDir, 0o755)
+	case cache != nil && cache.Get(baseDir):
 		fmt.Fprintf(log, "prdiff: the base's manifests of these targets at %.12s from an earlier run (%s)\n", mb, cache.path())
-	} else {
+		baseErr <- nil
+	default:
 		b, err := openBase()
 		if err != nil {
 			return nil, err
 		}
-		if err := b.Render(res.BaseTargets, baseDir); err != nil {
-			return nil, fmt.Errorf("rendering the base (%.12s): %w", mb, err)
-		}
-		if cache != nil {
-			if err := cache.Put(baseDir); err != nil {
-				fmt.Fprintf(log, "prdiff: keeping the base's manifests for the next run: %v\n", err)
+		go func() {
+			if err := b.Render(res.BaseTargets, baseDir); err != nil {
+				baseErr <- fmt.Errorf("rendering the base (%.12s): %w", mb, err)
+				return
 			}
-		}
+			if cache != nil {
+				if err := cache.Put(baseDir); err != nil {
+					fmt.Fprintf(log, "prdiff: keeping the base's manifests for the next run: %v\n", err)
+				}
+			}
+			baseErr <- nil
+		}()
 	}
-	if err := head.Render(res.HeadTargets, headDir); err != nil {
-		return nil, fmt.Errorf("rendering the head: %w", err)
+	headErr := head.Render(res.HeadTargets, headDir)
+	if err := <-baseErr; err != nil {
+		return nil, err
+	}
+	if headErr != nil {
+		return nil, fmt.Errorf("rendering the head: %w", headErr)
 	}
 	if res.Diff, err = rdiff.Paths(baseDir, headDir); err != nil {
 		return nil, err
 	}
 	res.Diff.Old, res.Diff.New = o.Base, "HEAD"
 	return res, nil
+}
+
+// lockedWriter serializes writes: each is one line of the log.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // sameGraph reports whether the changes leave the build graph as it was:
