@@ -36,8 +36,8 @@ func (b *Bazel) run(args ...string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s %s (in %s): %v\n%s", b.Binary, args[0], b.Dir, err, tail(errb.String(), 40))
 	}
-	// Where a run's time goes, for CI logs.
-	fmt.Fprintf(b.Log, "prdiff:   %s took %.2f s\n", args[0], time.Since(start).Seconds())
+	// Where a run's time goes, for CI logs (the sides' lines interleave).
+	fmt.Fprintf(b.Log, "prdiff: (in %s) %s took %.2f s\n", b.Dir, args[0], time.Since(start).Seconds())
 	return out.String(), nil
 }
 
