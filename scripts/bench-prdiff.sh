@@ -95,8 +95,7 @@ got=$(prdiff --affected-only 2>/dev/null)
 affected=$(echo "$got" | wc -l)
 # Where each run's time went: its Bazel commands and the checkout, from its log.
 steps() {
-  awk '/^prdiff: \(in /{ side = ($3 ~ /\/krm-prdiff-[0-9a-f]+\/base/ ? "base" : "head") }
-    /^prdiff:   [a-z]+ took /{ printf "%s%s %s %.1f", sep, side, $2, $4; sep = ", " }
+  awk '/^prdiff: \(in / && $5 == "took" { side = ($3 ~ /\/krm-prdiff-[0-9a-f]+\/base/ ? "base" : "head"); printf "%s%s %s %.1f", sep, side, $4, $6; sep = ", " }
     /^prdiff: the base checked out/{ sub(/.*\(/, ""); sub(/ s\)/, ""); printf "%scheckout %.1f", sep, $0; sep = ", " }
     /from an earlier run/{ printf "%sbase from the first run", sep; sep = ", " }' "$dir/out/$1.log"
 }

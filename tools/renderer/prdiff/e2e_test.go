@@ -158,7 +158,9 @@ func e2eRepo(t *testing.T, name string, base map[string]string) (bazel, dir, top
 		t.Fatal(err)
 	}
 	writeFiles(t, ws, base)
-	writeFiles(t, top, map[string]string{"README.md": "the base\n", ".gitignore": "bazel-*\n"})
+	// Bazel writes MODULE.bazel.lock on its first run: committed, it would be
+	// a change of the next commit (and a change to it affects everything).
+	writeFiles(t, top, map[string]string{"README.md": "the base\n", ".gitignore": "bazel-*\nMODULE.bazel.lock\n"})
 	run(t, top, "git", "init", "-q", "-b", "main")
 	commit(t, top, "base")
 	return bazel, dir, top, ws, diskCache
