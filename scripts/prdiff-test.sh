@@ -3,7 +3,8 @@
 # tools/renderer/prdiff/e2e_test.go (build tag bazel_e2e) makes a git repository of the
 # e2e/bzlmod consumer with a base and a head commit, runs the flow with Bazel and compares
 # the affected set with bazel query and the output with goldens (-update rewrites them:
-# scripts/prdiff-test.sh -update). Then `bazel run @rules_krm//tools/prdiff` in that
+# scripts/prdiff-test.sh -update); TestBzlChange checks that a .bzl change affects only the
+# packages that load it, and that a rerun takes the base's manifests from the first. Then `bazel run @rules_krm//tools/prdiff` in that
 # repository. Extra arguments go to go test.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,7 +15,7 @@ export KRM_DISK_CACHE=$(krm_disk_cache)
 export KRM_TEST_DIR=${KRM_TEST_DIR:-${TMPDIR:-/tmp}/rules_krm-tests}
 
 cd "$ROOT"
-go test -tags bazel_e2e -count=1 -timeout 60m -run TestEndToEnd ./tools/renderer/prdiff/ -args "$@"
+go test -tags bazel_e2e -count=1 -timeout 60m -run 'TestEndToEnd|TestBzlChange' ./tools/renderer/prdiff/ -args "$@"
 
 # The Bazel target, from the consumer the test left: its affected set. `bazel run` would start
 # it inside the offline Bazel's chroot, where `bazel` is not this wrapper: have Bazel write the

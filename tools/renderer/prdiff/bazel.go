@@ -2,6 +2,7 @@ package prdiff
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Bazel runs one Bazel binary in one workspace.
@@ -19,6 +21,7 @@ type Bazel struct {
 	BuildFlags []string // for build and cquery (--disk_cache, --config, ...)
 	QueryFlags []string // for query
 	Log        io.Writer
+	worktree   *Worktree // the checkout it runs in, for the base side
 }
 
 func (b *Bazel) run(args ...string) (string, error) {
@@ -29,15 +32,19 @@ func (b *Bazel) run(args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	fmt.Fprintf(b.Log, "prdiff: (in %s) %s %s\n", b.Dir, b.Binary, strings.Join(cmd.Args[1:], " "))
+	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s %s (in %s): %v\n%s", b.Binary, args[0], b.Dir, err, tail(errb.String(), 40))
 	}
+	// Where a run's time goes, for CI logs (the sides' lines interleave).
+	fmt.Fprintf(b.Log, "prdiff: (in %s) %s took %.2f s\n", b.Dir, args[0], time.Since(start).Seconds())
 	return out.String(), nil
 }
 
-// Query runs bazel query and returns the labels it prints, sorted.
-func (b *Bazel) Query(expr string) ([]string, error) {
-	args := append([]string{"query"}, b.QueryFlags...)
+// Query runs bazel query (with extra flags) and returns the labels it
+// prints, sorted.
+func (b *Bazel) Query(expr string, flags ...string) ([]string, error) {
+	args := append(append([]string{"query"}, b.QueryFlags...), flags...)
 	out, err := b.run(append(args, "--output=label", "--", expr)...)
 	if err != nil {
 		return nil, err
@@ -46,26 +53,17 @@ func (b *Bazel) Query(expr string) ([]string, error) {
 }
 
 // Affected returns the krm_kustomization_rule targets that the changes
-// affect in this workspace: the expression of Changes.Expr, after a first
-// query keeps the changed files that name targets.
+// affect in this workspace: the expression of Changes.Expr, after a query
+// adds the packages whose BUILD files load a changed .bzl file.
 func (b *Bazel) Affected(c Changes) ([]string, error) {
-	var targets []string
-	if e := c.FilesExpr(); e != "" {
-		files, err := b.Query(e)
+	if e := c.BzlExpr(); e != "" {
+		builds, err := b.Query(e, BzlQueryFlags...)
 		if err != nil {
 			return nil, err
 		}
-		have := map[string]bool{}
-		for _, f := range files {
-			have[f] = true
-		}
-		for _, l := range c.Files {
-			if have[l] {
-				targets = append(targets, l)
-			}
-		}
+		c.Packages = unionStrings(c.Packages, buildFilePackages(builds))
 	}
-	expr := c.Expr(targets)
+	expr := c.Expr()
 	if expr == "" {
 		return nil, nil
 	}
@@ -74,7 +72,9 @@ func (b *Bazel) Affected(c Changes) ([]string, error) {
 
 // Render builds the manifests output group of the kustomization targets
 // (each Kustomization's <name>_manifests.yaml; a Component has none) and
-// copies the files into dir by their path below bazel-bin.
+// copies the files into dir by their path below bazel-bin. The files are
+// those the build's event protocol names; where it names them by no local
+// path (a remote build without the bytes), bazel cquery finds them.
 func (b *Bazel) Render(targets []string, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -82,29 +82,96 @@ func (b *Bazel) Render(targets []string, dir string) error {
 	if len(targets) == 0 {
 		return nil
 	}
+	bep, err := os.CreateTemp("", "krm-prdiff-bep-*.json")
+	if err != nil {
+		return err
+	}
+	bep.Close()
+	defer os.Remove(bep.Name())
 	flags := append(append([]string(nil), b.BuildFlags...), "--output_groups=manifests")
-	if _, err := b.run(append(append([]string{"build"}, flags...), append([]string{"--"}, targets...)...)...); err != nil {
+	build := append(append([]string{"build"}, flags...), "--build_event_json_file="+bep.Name())
+	if _, err := b.run(append(build, append([]string{"--"}, targets...)...)...); err != nil {
 		return err
 	}
-	out, err := b.run(append(append([]string{"cquery"}, flags...), "--output=files", "--", "set("+strings.Join(quoteAll(targets), " ")+")")...)
+	files, err := bepOutputs(bep.Name())
 	if err != nil {
 		return err
 	}
-	root, err := b.run("info", "execution_root")
-	if err != nil {
-		return err
-	}
-	execRoot := strings.TrimSpace(root)
-	for _, f := range lines(out) {
-		rel, ok := binRelative(f)
-		if !ok {
-			return fmt.Errorf("bazel cquery --output=files: %s is not below bazel-out/CONFIG/bin", f)
+	if files == nil {
+		if files, err = b.cqueryOutputs(flags, targets); err != nil {
+			return err
 		}
-		if err := copyFile(filepath.Join(execRoot, filepath.FromSlash(f)), filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+	}
+	for rel, from := range files {
+		if err := copyFile(from, filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// bepOutputs reads the output files of a build from its event protocol
+// JSON (--build_event_json_file): path below bazel-bin → local path. nil
+// when a file has no local path (file:// URI).
+func bepOutputs(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var ev struct {
+			NamedSetOfFiles *struct {
+				Files []struct {
+					Name       string   `json:"name"`
+					URI        string   `json:"uri"`
+					PathPrefix []string `json:"pathPrefix"`
+				} `json:"files"`
+			} `json:"namedSetOfFiles"`
+		}
+		if err := dec.Decode(&ev); err != nil {
+			return nil, fmt.Errorf("reading the build's events: %w", err)
+		}
+		if ev.NamedSetOfFiles == nil {
+			continue
+		}
+		for _, f := range ev.NamedSetOfFiles.Files {
+			local, ok := strings.CutPrefix(f.URI, "file://")
+			if !ok {
+				return nil, nil
+			}
+			rel, ok := binRelative(strings.Join(append(f.PathPrefix, f.Name), "/"))
+			if !ok {
+				return nil, fmt.Errorf("the build's events: %s is not below bazel-out/CONFIG/bin", f.Name)
+			}
+			files[rel] = local
+		}
+	}
+	return files, nil
+}
+
+// cqueryOutputs finds the output files of targets with bazel cquery: path
+// below bazel-bin → local path.
+func (b *Bazel) cqueryOutputs(flags, targets []string) (map[string]string, error) {
+	out, err := b.run(append(append([]string{"cquery"}, flags...), "--output=files", "--", "set("+strings.Join(quoteAll(targets), " ")+")")...)
+	if err != nil {
+		return nil, err
+	}
+	root, err := b.run("info", "execution_root")
+	if err != nil {
+		return nil, err
+	}
+	execRoot := strings.TrimSpace(root)
+	files := map[string]string{}
+	for _, f := range lines(out) {
+		rel, ok := binRelative(f)
+		if !ok {
+			return nil, fmt.Errorf("bazel cquery --output=files: %s is not below bazel-out/CONFIG/bin", f)
+		}
+		files[rel] = filepath.Join(execRoot, filepath.FromSlash(f))
+	}
+	return files, nil
 }
 
 // Shutdown stops the workspace's Bazel server.

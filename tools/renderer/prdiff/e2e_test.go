@@ -120,8 +120,12 @@ krm_kustomization(
 `
 }
 
-func TestEndToEnd(t *testing.T) {
-	bazel := os.Getenv("KRM_BAZEL")
+// e2eRepo is a git repository (top) whose subdirectory ws is e2e/bzlmod as
+// a consumer of this checkout (scripts/bazel-lib.sh), at a fixed path per
+// name (its Bazel output base, with external repositories, serves the next
+// run); base is added to it in the first commit, on main.
+func e2eRepo(t *testing.T, name string, base map[string]string) (bazel, dir, top, ws, diskCache string) {
+	bazel = os.Getenv("KRM_BAZEL")
 	if bazel == "" {
 		bazel = "bazel"
 	}
@@ -132,24 +136,19 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A fixed path: its Bazel output base (external repositories, analysis)
-	// serves the next run.
-	dir := filepath.Join(os.TempDir(), "rules_krm-tests", "prdiff")
+	dir = filepath.Join(os.TempDir(), "rules_krm-tests", name)
 	if d := os.Getenv("KRM_TEST_DIR"); d != "" {
-		dir = filepath.Join(d, "prdiff")
+		dir = filepath.Join(d, name)
 	}
-	top := filepath.Join(dir, "repo")
-	ws := filepath.Join(top, "deploy")
+	top = filepath.Join(dir, "repo")
+	ws = filepath.Join(top, "deploy")
 	if err := os.RemoveAll(top); err != nil {
 		t.Fatal(err)
 	}
-	diskCache := os.Getenv("KRM_DISK_CACHE")
+	diskCache = os.Getenv("KRM_DISK_CACHE")
 	if diskCache == "" {
 		diskCache = filepath.Join(os.Getenv("HOME"), ".cache", "rules_krm", "disk-cache")
 	}
-
-	// The base commit: e2e/bzlmod as a consumer of this checkout
-	// (scripts/bazel-lib.sh), in a subdirectory of the repository.
 	cmd := exec.Command("bash", "-c", `source scripts/bazel-lib.sh && consumer_module e2e/bzlmod "$1"`, "-", ws)
 	cmd.Dir, cmd.Env = root, append(os.Environ(), "ROOT="+root)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -158,10 +157,17 @@ func TestEndToEnd(t *testing.T) {
 	if err := os.Remove(filepath.Join(ws, "app/prod/prod_manifests.golden.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, ws, baseFiles)
-	writeFiles(t, top, map[string]string{"README.md": "the base\n", ".gitignore": "bazel-*\n"})
+	writeFiles(t, ws, base)
+	// Bazel writes MODULE.bazel.lock on its first run: committed, it would be
+	// a change of the next commit (and a change to it affects everything).
+	writeFiles(t, top, map[string]string{"README.md": "the base\n", ".gitignore": "bazel-*\nMODULE.bazel.lock\n"})
 	run(t, top, "git", "init", "-q", "-b", "main")
 	commit(t, top, "base")
+	return bazel, dir, top, ws, diskCache
+}
+
+func TestEndToEnd(t *testing.T) {
+	bazel, dir, top, ws, diskCache := e2eRepo(t, "prdiff", baseFiles)
 	run(t, top, "git", "checkout", "-q", "-b", "feature")
 	writeFiles(t, ws, headFiles)
 	run(t, top, "git", "rm", "-q", "-r", "deploy/app/staging")
@@ -234,6 +240,87 @@ func TestEndToEnd(t *testing.T) {
 	stderr.Reset()
 	if code := Main([]string{"--base", "HEAD", "--workspace", ws, "--bazel", bazel, "--format", "json"}, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Errorf("prdiff --base HEAD: exit %d, want 0\n%s", code, stderr.String())
+	}
+}
+
+// bzlFiles: two macros in one package, one loading the other; app/prod's
+// BUILD file loads the outer one, app/unrelated's a third.
+var bzlFiles = map[string]string{
+	"macros/BUILD.bazel": "",
+	"macros/inner.bzl":   "LABELS = {\"tier\": \"web\"}\n",
+	"macros/outer.bzl": `load(":inner.bzl", "LABELS")
+load("@rules_krm//rules:defs.bzl", "krm_kustomization")
+
+def overlay(name, deps):
+    krm_kustomization(name = name, srcs = ["kustomization.yaml"], deps = deps)
+`,
+	"macros/other.bzl": `load("@rules_krm//rules:defs.bzl", "krm_kustomization")
+
+def plain(name, srcs):
+    krm_kustomization(name = name, srcs = srcs)
+`,
+	"app/prod/BUILD.bazel": `load("//macros:outer.bzl", "overlay")
+
+overlay(name = "prod", deps = ["//app/base"])
+`,
+	"app/unrelated/BUILD.bazel": `load("//macros:other.bzl", "plain")
+
+plain(name = "unrelated", srcs = ["configmap.yaml", "kustomization.yaml"])
+`,
+	"app/unrelated/kustomization.yaml": baseFiles["app/unrelated/kustomization.yaml"],
+	"app/unrelated/configmap.yaml":     baseFiles["app/unrelated/configmap.yaml"],
+}
+
+// TestBzlChange: a change to a .bzl file affects the kustomizations of the
+// packages whose BUILD files load it, through other .bzl files too, and no
+// others (not every kustomization, as a change to MODULE.bazel does).
+func TestBzlChange(t *testing.T) {
+	bazel, _, top, ws, diskCache := e2eRepo(t, "prdiff-bzl", bzlFiles)
+	run(t, top, "git", "checkout", "-q", "-b", "feature")
+	writeFiles(t, ws, map[string]string{"macros/inner.bzl": "LABELS = {\"tier\": \"api\"}\n"})
+	commit(t, top, "head")
+	var log bytes.Buffer
+	res, err := Run(Options{Base: "main", Workspace: ws, Bazel: bazel, AffectedOnly: true}, &log)
+	t.Logf("prdiff's log:\n%s", log.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Bazel{Binary: bazel, Dir: ws, Log: &log}
+	all, err := b.Query("kind(krm_kustomization_rule, //...)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"//app/prod:prod"}
+	if !reflect.DeepEqual(res.Affected, want) || len(all) <= len(want) {
+		t.Errorf("Affected = %q, want %q (of %q)", res.Affected, want, all)
+	}
+
+	// Then a change that edits a file both sides have: one query (the
+	// head's), and a rerun takes the base's manifests from the first run,
+	// with no worktree or Bazel at the base.
+	writeFiles(t, ws, map[string]string{"app/base/greeting.txt": "Hello again from rules_krm\n"})
+	commit(t, top, "greeting")
+	var logs [2]bytes.Buffer
+	var outs [2]bytes.Buffer
+	for i := range logs {
+		code := Main([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json"}, &outs[i], &logs[i])
+		t.Logf("run %d: prdiff's log:\n%s", i, logs[i].String())
+		if code != 1 {
+			t.Fatalf("run %d: exit %d, want 1", i, code)
+		}
+	}
+	if !bytes.Equal(outs[0].Bytes(), outs[1].Bytes()) {
+		t.Errorf("the rerun printed\n%s\nthe first run\n%s", outs[1].String(), outs[0].String())
+	}
+	first, second := logs[0].String(), logs[1].String()
+	if strings.Count(first, " query took ") != 1 || strings.Contains(first, "from an earlier run") {
+		t.Errorf("first run: want one query (the head's) and a base render:\n%s", first)
+	}
+	if strings.Contains(second, WorktreePath(ws)) || !strings.Contains(second, "from an earlier run") {
+		t.Errorf("rerun: want the base's manifests from the first run and no worktree:\n%s", second)
+	}
+	if !strings.Contains(outs[0].String(), `"//app/prod:prod"`) || !strings.Contains(outs[0].String(), "greeting") {
+		t.Errorf("the diff misses the greeting's change to //app/prod:\n%s", outs[0].String())
 	}
 }
 

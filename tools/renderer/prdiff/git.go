@@ -87,6 +87,46 @@ func (r *Repo) ChangedFiles(base string) ([]string, error) {
 	return files, nil
 }
 
+// ClassifyAt is Classify of the workspace's tree at commit, read from git
+// (no checkout).
+func (r *Repo) ClassifyAt(commit string, files []string) (Changes, error) {
+	prefix := ""
+	if r.Prefix != "" {
+		prefix = r.Prefix + "/"
+	}
+	args := []string{"ls-tree", "-r", "-z", "--full-tree", commit}
+	if r.Prefix != "" {
+		args = append(args, "--", r.Prefix)
+	}
+	out, err := git(r.Top, args...)
+	if err != nil {
+		return Changes{}, err
+	}
+	tree := map[string]bool{}
+	var top []string
+	for _, entry := range strings.Split(out, "\x00") {
+		// MODE TYPE OBJECT\tPATH; regular files, executable or not, and links.
+		meta, p, ok := strings.Cut(entry, "\t")
+		if !ok || !strings.HasPrefix(p, prefix) || !(strings.HasPrefix(meta, "100") || strings.HasPrefix(meta, "120000")) {
+			continue
+		}
+		rel := strings.TrimPrefix(p, prefix)
+		tree[rel] = true
+		if !strings.Contains(rel, "/") {
+			top = append(top, rel)
+		}
+	}
+	var module strings.Builder
+	for _, name := range moduleFiles(top) {
+		data, err := git(r.Top, "cat-file", "blob", commit+":"+prefix+name)
+		if err != nil {
+			return Changes{}, err
+		}
+		module.WriteString(data)
+	}
+	return classify(files, func(rel string) bool { return tree[rel] }, module.String()), nil
+}
+
 // dir is the workspace directory in a checkout of the repository at top.
 func (r *Repo) dir(top string) string {
 	return filepath.Join(top, filepath.FromSlash(r.Prefix))

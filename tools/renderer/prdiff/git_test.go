@@ -119,6 +119,10 @@ func TestChangedFilesAndWorktree(t *testing.T) {
 	if !reflect.DeepEqual(got, wantBase) {
 		t.Errorf("Classify(base) = %+v\nwant %+v", got, wantBase)
 	}
+	// The same from git, without a checkout.
+	if at, err := repo.ClassifyAt(mb, files); err != nil || !reflect.DeepEqual(at, wantBase) {
+		t.Errorf("ClassifyAt(base) = %+v, %v\nwant %+v", at, err, wantBase)
+	}
 	gotHead := Classify(ws, files)
 	wantHead := Changes{Files: []string{"//a:kustomization.yaml", "//a:renamed.yaml", "//a:untracked.yaml"}, Packages: []string{"//new:*"}, Ignored: []string{"b/kustomization.yaml"}}
 	if !reflect.DeepEqual(gotHead, wantHead) {
@@ -158,5 +162,39 @@ func TestMainFlags(t *testing.T) {
 	var out, errb strings.Builder
 	if code := Main([]string{"--base", "main", "--workspace", t.TempDir()}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "git") {
 		t.Errorf("outside a git repository: exit %d, stderr %s", code, errb.String())
+	}
+}
+
+// TestClassifyAtModule: ClassifyAt reads the module files of the commit (a
+// .bzl file they name affects everything) and tells files of the tree from
+// those that are not there, at the top of the repository too.
+func TestClassifyAtModule(t *testing.T) {
+	top := scratchRepo(t, map[string]string{
+		"MODULE.bazel":      "module(name = \"ws\")\n",
+		"deps.MODULE.bazel": "ext = use_extension(\"//tools:ext.bzl\", \"ext\")\n",
+		"tools/BUILD.bazel": "",
+		"tools/ext.bzl":     "",
+		"tools/macro.bzl":   "",
+		"x/BUILD":           "",
+		"x/k.yaml":          "",
+	})
+	repo, err := OpenRepo(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		files []string
+		want  Changes
+	}{
+		{[]string{"tools/ext.bzl"}, Changes{All: true}},
+		{[]string{"tools/macro.bzl", "x/k.yaml", "x/new.yaml"}, Changes{Files: []string{"//x:k.yaml"}, Bzl: []string{"tools/macro.bzl"}}},
+	} {
+		got, err := repo.ClassifyAt("HEAD", tc.files)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ClassifyAt(%q) = %+v, %v; want %+v", tc.files, got, err, tc.want)
+		}
+		if fs := Classify(top, tc.files); !reflect.DeepEqual(fs, tc.want) {
+			t.Errorf("Classify(%q) = %+v; want %+v", tc.files, fs, tc.want)
+		}
 	}
 }

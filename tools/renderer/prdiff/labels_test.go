@@ -14,12 +14,13 @@ func fakeTree(files ...string) func(string) bool {
 }
 
 func TestClassify(t *testing.T) {
+	module := `ext = use_extension("//rules:ext.bzl", "ext")` + "\n"
 	tree := fakeTree(
 		"BUILD.bazel", "MODULE.bazel", "top.yaml",
 		"app/base/BUILD.bazel", "app/base/kustomization.yaml", "app/base/cfg/greeting.txt",
 		"app/prod/BUILD", "app/prod/kustomization.yaml",
 		"app/dev/kustomization.yaml", // no BUILD: the root package's
-		"rules/defs.bzl", "deps.MODULE.bazel", ".bazelrc",
+		"rules/defs.bzl", "rules/ext.bzl", "deps.MODULE.bazel", ".bazelrc",
 	)
 	noRoot := fakeTree("app/base/BUILD.bazel", "app/base/kustomization.yaml", "README.md", "docs/x.md")
 	for _, tc := range []struct {
@@ -35,14 +36,16 @@ func TestClassify(t *testing.T) {
 		{"not on this side", tree, []string{"app/gone/kustomization.yaml", "app/gone/BUILD.bazel"}, Changes{}},
 		{"no package", noRoot, []string{"README.md", "docs/x.md", "app/base/kustomization.yaml"},
 			Changes{Files: []string{"//app/base:kustomization.yaml"}, Ignored: []string{"README.md", "docs/x.md"}}},
-		{"bzl", tree, []string{"app/base/kustomization.yaml", "rules/defs.bzl"}, Changes{All: true}},
+		{"bzl", tree, []string{"app/base/kustomization.yaml", "rules/defs.bzl"},
+			Changes{Files: []string{"//app/base:kustomization.yaml"}, Bzl: []string{"rules/defs.bzl"}}},
+		{"bzl of the module", tree, []string{"rules/ext.bzl", "app/base/kustomization.yaml"}, Changes{All: true}},
 		{"module", tree, []string{"MODULE.bazel"}, Changes{All: true}},
 		{"module include", tree, []string{"deps.MODULE.bazel"}, Changes{All: true}},
 		{"bazelrc", tree, []string{".bazelrc"}, Changes{All: true}},
 		{"nothing", tree, nil, Changes{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := classify(tc.files, tc.tree)
+			got := classify(tc.files, tc.tree, module)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("classify(%q)\n got %+v\nwant %+v", tc.files, got, tc.want)
 			}
@@ -51,21 +54,25 @@ func TestClassify(t *testing.T) {
 }
 
 func TestExpr(t *testing.T) {
-	c := Changes{Files: []string{"//a:x.yaml", "//a:y.yaml", "//b/c:z.txt"}, Packages: []string{"//d:*"}}
-	if got, want := c.FilesExpr(), `kind("source file", //a:* + //b/c:*)`; got != want {
-		t.Errorf("FilesExpr() = %s, want %s", got, want)
+	c := Changes{Files: []string{"//a:x.yaml", "//a:y+1.yaml", "//b/c:z.txt"}, Packages: []string{"//d:*"}}
+	if got, want := c.Expr(), `kind(krm_kustomization_rule, rdeps(//..., //d:* + filter("^(//a:x\.yaml|//a:y\+1\.yaml|//b/c:z\.txt)$", kind("source file", //a:* + //b/c:*))))`; got != want {
+		t.Errorf("Expr() = %s\nwant %s", got, want)
 	}
-	if got, want := c.Expr([]string{"//a:x.yaml"}), `kind(krm_kustomization_rule, rdeps(//..., //d:* + set("//a:x.yaml")))`; got != want {
+	if got := (&Changes{}).Expr(); got != "" {
+		t.Errorf("Expr() of no changes = %q, want \"\"", got)
+	}
+	if got, want := (&Changes{All: true}).Expr(), "kind(krm_kustomization_rule, //...)"; got != want {
 		t.Errorf("Expr() = %s, want %s", got, want)
 	}
-	if got := (&Changes{Files: []string{"//a:unused.txt"}}).Expr(nil); got != "" {
-		t.Errorf("Expr() of files that name no target = %q, want \"\"", got)
+	bzl := Changes{Bzl: []string{"rules/a.bzl", "rules/b.bzl"}}
+	if got, want := bzl.BzlExpr(), `rbuildfiles("rules/a.bzl", "rules/b.bzl")`; got != want {
+		t.Errorf("BzlExpr() = %s, want %s", got, want)
 	}
-	if got, want := (&Changes{All: true}).Expr(nil), "kind(krm_kustomization_rule, //...)"; got != want {
-		t.Errorf("Expr() = %s, want %s", got, want)
+	if bzl.Empty() || (&Changes{}).BzlExpr() != "" {
+		t.Errorf("changed .bzl files: Empty() = %v, BzlExpr() of none = %q", bzl.Empty(), (&Changes{}).BzlExpr())
 	}
-	if got := (&Changes{Packages: []string{"//d:*"}}).FilesExpr(); got != "" {
-		t.Errorf("FilesExpr() without files = %q, want \"\"", got)
+	if got, want := buildFilePackages([]string{"//a/b:BUILD.bazel", "//:BUILD", "//a/b:BUILD.bazel"}), []string{"//:*", "//a/b:*"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("buildFilePackages = %q, want %q", got, want)
 	}
 }
 

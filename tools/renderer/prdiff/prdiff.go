@@ -15,8 +15,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -30,7 +33,8 @@ Shows what a change does to the rendered manifests: finds the
 krm_kustomization targets that the files changed between REV (its merge base
 with HEAD) and the working tree affect, with bazel query (the reverse
 dependencies of the changed files; a changed BUILD file affects its whole
-package, a changed .bzl file, MODULE.bazel or .bazelrc every kustomization),
+package, a changed .bzl file the packages whose BUILD files load it, and
+MODULE.bazel or .bazelrc every kustomization),
 renders them at the base revision (in a temporary git worktree) and at the
 head with bazel build, and compares the two as 'krm diff OLD NEW' compares
 two directories. A deleted or new kustomization shows as wholly removed or
@@ -56,6 +60,7 @@ type Options struct {
 	Workspace    string
 	Keep         string
 	AffectedOnly bool
+	NoCache      bool
 }
 
 // Main runs the command with args (without the program name) and returns
@@ -80,6 +85,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Workspace, "workspace", "", "the workspace (default $BUILD_WORKSPACE_DIRECTORY, else the current directory)")
 	fs.StringVar(&o.Keep, "keep", "", "write the rendered manifests to DIR/base and DIR/head and keep them")
 	fs.BoolVar(&o.AffectedOnly, "affected-only", false, "print the affected kustomizations, one label a line, and render nothing")
+	fs.BoolVar(&o.NoCache, "no-cache", false, "render the base even when an earlier run rendered the same targets at the same commit with the same flags")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -147,6 +153,7 @@ type Result struct {
 
 // Run runs the flow (without writing the diff).
 func Run(o Options, log io.Writer) (*Result, error) {
+	log = &lockedWriter{w: log} // the two sides render at once
 	ws := o.Workspace
 	if ws == "" {
 		ws = os.Getenv("BUILD_WORKSPACE_DIRECTORY")
@@ -182,16 +189,10 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	}
 
 	headChanges := Classify(ws, changed)
-	wt, err := repo.AddWorktree(WorktreePath(ws), mb)
+	baseChanges, err := repo.ClassifyAt(mb, changed)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err := wt.Remove(); err != nil {
-			fmt.Fprintf(log, "prdiff: removing the worktree %s: %v\n", wt.Path, err)
-		}
-	}()
-	baseChanges := Classify(wt.Dir(), changed)
 	for _, f := range unionStrings(headChanges.Ignored, baseChanges.Ignored) {
 		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", f)
 	}
@@ -205,29 +206,67 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		build = append([]string{"--disk_cache=" + dc}, build...)
 	}
 	head := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: ws, BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
-	base := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
-	if !baseChanges.Empty() || !headChanges.Empty() {
-		defer base.Shutdown()
+	// The base side (a worktree and its Bazel server) only when a query or
+	// a render needs it.
+	var base *Bazel
+	openBase := func() (*Bazel, error) {
+		if base != nil {
+			return base, nil
+		}
+		start := time.Now()
+		wt, err := repo.AddWorktree(WorktreePath(ws), mb)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(log, "prdiff: the base checked out in %s (%.2f s)\n", wt.Path, time.Since(start).Seconds())
+		base = &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log, worktree: wt}
+		return base, nil
 	}
+	defer func() {
+		if base == nil {
+			return
+		}
+		base.Shutdown()
+		if err := base.worktree.Remove(); err != nil {
+			fmt.Fprintf(log, "prdiff: removing the worktree %s: %v\n", base.worktree.Path, err)
+		}
+	}()
 
 	// The affected set: the union of both sides' queries, each side then
 	// rendering those of them that exist there (a target can be affected on
-	// one side only, such as one whose glob takes in a new file).
-	baseAff, err := sideAffected(base, baseChanges)
-	if err != nil {
-		return nil, err
-	}
-	headAff, err := sideAffected(head, headChanges)
-	if err != nil {
-		return nil, err
-	}
-	res.Affected = unionStrings(baseAff, headAff)
-	if len(res.Affected) > 0 {
-		if res.BaseTargets, err = existing(base, res.Affected); err != nil {
+	// one side only, such as one whose glob takes in a new file). When the
+	// change edits only files that both sides have, and no BUILD, .bzl or
+	// workspace file, the two build graphs are the same: one side's query
+	// answers for both.
+	if sameGraph(baseChanges, headChanges) {
+		if res.Affected, err = sideAffected(head, headChanges); err != nil {
 			return nil, err
 		}
-		if res.HeadTargets, err = existing(head, res.Affected); err != nil {
+		if res.Affected == nil {
+			res.Affected = []string{}
+		}
+		res.BaseTargets, res.HeadTargets = res.Affected, res.Affected
+	} else {
+		b, err := openBase()
+		if err != nil {
 			return nil, err
+		}
+		baseAff, err := sideAffected(b, baseChanges)
+		if err != nil {
+			return nil, err
+		}
+		headAff, err := sideAffected(head, headChanges)
+		if err != nil {
+			return nil, err
+		}
+		res.Affected = unionStrings(baseAff, headAff)
+		if len(res.Affected) > 0 {
+			if res.BaseTargets, err = existing(b, res.Affected); err != nil {
+				return nil, err
+			}
+			if res.HeadTargets, err = existing(head, res.Affected); err != nil {
+				return nil, err
+			}
 		}
 	}
 	fmt.Fprintf(log, "prdiff: %d affected kustomizations (%d at the base, %d at the head)\n", len(res.Affected), len(res.BaseTargets), len(res.HeadTargets))
@@ -252,17 +291,72 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		}
 	}
 	baseDir, headDir := filepath.Join(out, "base"), filepath.Join(out, "head")
-	if err := base.Render(res.BaseTargets, baseDir); err != nil {
-		return nil, fmt.Errorf("rendering the base (%.12s): %w", mb, err)
+	// The base's manifests of the same targets at the same commit, with the
+	// same Bazel and flags, are those of an earlier run: from its cache.
+	var cache *RenderCache
+	if !o.NoCache {
+		cache = &RenderCache{Dir: filepath.Join(filepath.Dir(WorktreePath(ws)), "renders"),
+			Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
 	}
-	if err := head.Render(res.HeadTargets, headDir); err != nil {
-		return nil, fmt.Errorf("rendering the head: %w", err)
+	// The two sides render at once: two workspaces, two Bazel servers (the
+	// base's start, fetch and analysis overlap the head's build).
+	baseErr := make(chan error, 1)
+	switch {
+	case len(res.BaseTargets) == 0:
+		baseErr <- os.MkdirAll(baseDir, 0o755)
+	case cache != nil && cache.Get(baseDir):
+		fmt.Fprintf(log, "prdiff: the base's manifests of these targets at %.12s from an earlier run (%s)\n", mb, cache.path())
+		baseErr <- nil
+	default:
+		b, err := openBase()
+		if err != nil {
+			return nil, err
+		}
+		go func() {
+			if err := b.Render(res.BaseTargets, baseDir); err != nil {
+				baseErr <- fmt.Errorf("rendering the base (%.12s): %w", mb, err)
+				return
+			}
+			if cache != nil {
+				if err := cache.Put(baseDir); err != nil {
+					fmt.Fprintf(log, "prdiff: keeping the base's manifests for the next run: %v\n", err)
+				}
+			}
+			baseErr <- nil
+		}()
+	}
+	headErr := head.Render(res.HeadTargets, headDir)
+	if err := <-baseErr; err != nil {
+		return nil, err
+	}
+	if headErr != nil {
+		return nil, fmt.Errorf("rendering the head: %w", headErr)
 	}
 	if res.Diff, err = rdiff.Paths(baseDir, headDir); err != nil {
 		return nil, err
 	}
 	res.Diff.Old, res.Diff.New = o.Base, "HEAD"
 	return res, nil
+}
+
+// lockedWriter serializes writes: each is one line of the log.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// sameGraph reports whether the changes leave the build graph as it was:
+// the same changed files, in the same packages, on both sides (none new or
+// deleted), and none of them a BUILD, .bzl or workspace file.
+func sameGraph(base, head Changes) bool {
+	return !base.All && !head.All && len(base.Packages)+len(head.Packages)+len(base.Bzl)+len(head.Bzl) == 0 &&
+		reflect.DeepEqual(base.Files, head.Files) && reflect.DeepEqual(base.Ignored, head.Ignored)
 }
 
 // sideAffected is the affected set on one side ("" changes: none).

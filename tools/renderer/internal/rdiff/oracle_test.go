@@ -215,7 +215,7 @@ func oraclePair(t *testing.T, oldPath, newPath string) (added, removed map[ID]bo
 }
 
 // at reads a path of the notation from a value: enough for the paths
-// references have (keys, [KEY=VALUE] and [INDEX]).
+// references have (keys, [KEY=VALUE] and [INDEX]); nil where it leads nowhere.
 func at(v any, path string) any {
 	for path != "" {
 		path = strings.TrimPrefix(path, ".")
@@ -223,15 +223,16 @@ func at(v any, path string) any {
 			end := strings.IndexByte(path, ']')
 			sel := path[1:end]
 			path = path[end+1:]
+			items, _ := v.([]any)
+			v = nil
 			if key, val, ok := strings.Cut(sel, "="); ok {
-				for _, it := range v.([]any) {
-					if fmt.Sprint(it.(map[string]any)[key]) == val {
+				for _, it := range items {
+					if m, ok := it.(map[string]any); ok && m[key] != nil && fmt.Sprint(m[key]) == val {
 						v = it
 					}
 				}
-			} else {
-				i, _ := strconv.Atoi(sel)
-				v = v.([]any)[i]
+			} else if i, err := strconv.Atoi(sel); err == nil && i >= 0 && i < len(items) {
+				v = items[i]
 			}
 			continue
 		}
@@ -239,7 +240,8 @@ func at(v any, path string) any {
 		if end < 0 {
 			end = len(path)
 		}
-		v = v.(map[string]any)[path[:end]]
+		m, _ := v.(map[string]any)
+		v = m[path[:end]]
 		path = path[end:]
 	}
 	return v
@@ -257,36 +259,126 @@ func TestOracle(t *testing.T) {
 		{"testdata/web/old.yaml", "testdata/web/new.yaml"},
 	} {
 		t.Run(pair[0], func(t *testing.T) {
-			r, err := Paths(pair[0], pair[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := r.WriteJSON(&buf); err != nil {
-				t.Fatal(err)
-			}
-			var got Report
-			if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-				t.Fatal(err)
-			}
-			files := map[string]File{}
-			for _, f := range got.Files {
-				files[f.Path] = f
-			}
-			renames := 0
-			for _, rel := range oracleFiles(t, pair) {
-				oldPath, newPath := joinIf(pair[0], rel), joinIf(pair[1], rel)
-				if rel == "" {
-					oldPath, newPath = pair[0], pair[1]
-				}
-				added, removed, changed, oldObjs, newObjs := oraclePair(t, oldPath, newPath)
-				renames += checkFile(t, rel, files[rel], added, removed, changed, oldObjs, newObjs)
-			}
-			if renames == 0 {
+			if got := oracleCheck(t, pair); got.renames == 0 {
 				t.Error("no rename in the pair: the test checks nothing of them")
 			}
 		})
 	}
+}
+
+// TestOracleRealHistory is TestOracle on pairs of revisions from the git
+// history of public trees, rendered by kustomize v5.8.2
+// (testdata/real/README.md; scripts/rdiff-real-pairs.sh regenerates them).
+// Beyond the oracle's objects and fields, it checks that no Secret value
+// reaches the JSON, and that the pairs hold each kind of change.
+func TestOracleRealHistory(t *testing.T) {
+	sources, err := filepath.Glob("testdata/real/*/*/SOURCE")
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no pairs in testdata/real: %v", err)
+	}
+	var all oracleCounts
+	for _, src := range sources {
+		dir := filepath.Dir(src)
+		t.Run(strings.TrimPrefix(dir, "testdata/real/"), func(t *testing.T) {
+			pair := [2]string{filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml")}
+			got := oracleCheck(t, pair)
+			if got.added+got.removed+got.changed+got.renames == 0 {
+				t.Error("the pair has no difference: it tests nothing")
+			}
+			all.add(got)
+		})
+	}
+	if all.renames == 0 || all.references == 0 || all.added == 0 || all.removed == 0 || all.changed == 0 || all.redacted == 0 {
+		t.Errorf("the pairs miss a kind of change (renames, references folded under one, added, removed, changed, redacted Secret fields): %+v", all)
+	}
+}
+
+type oracleCounts struct{ renames, references, added, removed, changed, redacted int }
+
+func (c *oracleCounts) add(o oracleCounts) {
+	c.renames += o.renames
+	c.references += o.references
+	c.added += o.added
+	c.removed += o.removed
+	c.changed += o.changed
+	c.redacted += o.redacted
+}
+
+// oracleCheck runs rdiff on a pair (two files or two directories) and
+// checks its JSON against the oracle, file by file.
+func oracleCheck(t *testing.T, pair [2]string) (c oracleCounts) {
+	t.Helper()
+	r, err := Paths(pair[0], pair[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var got Report
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]File{}
+	for _, f := range got.Files {
+		files[f.Path] = f
+	}
+	for _, rel := range oracleFiles(t, pair) {
+		oldPath, newPath := joinIf(pair[0], rel), joinIf(pair[1], rel)
+		if rel == "" {
+			oldPath, newPath = pair[0], pair[1]
+		}
+		added, removed, changed, oldObjs, newObjs := oraclePair(t, oldPath, newPath)
+		name := rel
+		if name == "" {
+			name = pair[1]
+		}
+		c.renames += checkFile(t, name, files[rel], added, removed, changed, oldObjs, newObjs)
+		c.redacted += checkSecrets(t, name, files[rel], buf.String(), oldObjs, newObjs)
+		for _, o := range files[rel].Objects {
+			c.references += len(o.References)
+		}
+		c.added += files[rel].Added
+		c.removed += files[rel].Removed
+		c.changed += files[rel].Changed
+	}
+	return c
+}
+
+// checkSecrets checks that each changed Secret field is redacted, carries
+// no value, and that no value of a Secret that differs appears in the JSON.
+func checkSecrets(t *testing.T, rel string, f File, jsonOut string, oldObjs, newObjs map[ID]oracleObj) (redacted int) {
+	t.Helper()
+	for _, o := range f.Objects {
+		if o.ID.Kind != "Secret" || o.ID.Group != "" {
+			continue
+		}
+		for _, fd := range o.Fields {
+			if !strings.HasPrefix(fd.Path, "data") && !strings.HasPrefix(fd.Path, "stringData") {
+				continue
+			}
+			if !fd.Redacted || fd.Old != nil || fd.New != nil || fd.Lines != nil {
+				t.Errorf("%s: %s: %s is not redacted: %+v", rel, o.ID, fd.Path, fd)
+			}
+			redacted++
+		}
+		oldID := o.ID
+		if o.OldName != "" {
+			oldID.Name = o.OldName
+		}
+		for _, obj := range []oracleObj{oldObjs[oldID], newObjs[o.ID]} {
+			for _, key := range []string{"data", "stringData"} {
+				m, _ := obj[key].(map[string]any)
+				for k, v := range m {
+					if s := fmt.Sprint(v); len(s) > 3 && strings.Contains(jsonOut, s) {
+						t.Errorf("%s: %s: the value of %s.%s is in the JSON", rel, o.ID, key, k)
+					}
+				}
+			}
+		}
+	}
+	return redacted
 }
 
 // oracleFiles lists the relative paths of a directory pair, or "" for two files.
@@ -364,6 +456,39 @@ func checkFile(t *testing.T, rel string, f File, added, removed map[ID]bool, cha
 			for p := range paths(o.Fields) {
 				gotChanged[o.ID][p] = true
 			}
+		}
+	}
+	// A field that only follows a paired rename is folded under it, not a
+	// change of its own object.
+	for _, o := range f.Objects {
+		if o.Change != Changed || o.OldName != "" {
+			continue
+		}
+		for _, fd := range o.Fields {
+			for _, r := range f.Objects {
+				if r.OldName != "" && fd.Path != "metadata.name" && at(oldObjs[o.ID], fd.Path) == r.OldName && at(newObjs[o.ID], fd.Path) == r.ID.Name {
+					t.Errorf("%s: %s: %s follows the rename of %s but is not folded under it", rel, o.ID, fd.Path, r.ID)
+				}
+			}
+		}
+	}
+	// A generator rename left as a removal and an addition: a ConfigMap or
+	// Secret removed and one added with the same hash-less name, one of each.
+	hashless := func(set map[ID]bool) map[ID][]ID {
+		m := map[ID][]ID{}
+		for id := range set {
+			if id.Group == "" && (id.Kind == "ConfigMap" || id.Kind == "Secret") && baseName(id.Name) != "" {
+				k := id
+				k.Name = baseName(id.Name)
+				m[k] = append(m[k], id)
+			}
+		}
+		return m
+	}
+	gone, come := hashless(removed), hashless(added)
+	for k, r := range gone {
+		if a := come[k]; len(r) == 1 && len(a) == 1 {
+			t.Errorf("%s: %s and %s are not paired as a rename", rel, r[0], a[0])
 		}
 	}
 	if !reflect.DeepEqual(gotAdded, added) || !reflect.DeepEqual(gotRemoved, removed) {
