@@ -329,7 +329,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err
 		return nil, err
 	}
 	res.ProvenanceManifest = fin.Manifest
-	if res.Manifests, err = emit.YAMLWith(acc.Resources, fin.Print); err != nil {
+	if res.Manifests, err = emit.YAMLWith(acc.Resources, fin.Annotations); err != nil {
 		return nil, err
 	}
 	return res, nil

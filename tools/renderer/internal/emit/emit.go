@@ -96,15 +96,14 @@ func YAML(m resmap.ResMap) ([]byte, error) {
 	return YAMLWith(m, nil)
 }
 
-// Post rewrites the printed form y of r, the i-th object.
-// y may be a buffer reused once Post returns: Post returns bytes of its own
-// (y itself is copied).
-type Post func(i int, r *resource.Resource, y []byte) ([]byte, error)
+// Annotate returns the annotations to add to r, the i-th object, as it
+// is printed.
+type Annotate func(i int, r *resource.Resource) ([]Annotation, error)
 
-// YAMLWith is YAML with post, when not nil, applied to each object's printed
-// form. Objects are printed in parallel: each print reads only its own
-// object, and post is called with that object only.
-func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
+// YAMLWith is YAML with the annotations ann (when not nil) returns added
+// to each object. Objects are printed in parallel: each print reads only
+// its own object, and ann is called with that object only.
+func YAMLWith(m resmap.ResMap, ann Annotate) ([]byte, error) {
 	list := m.Resources()
 	outs := make([][]byte, len(list))
 	errs := make([]error, len(list))
@@ -120,12 +119,7 @@ func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
 				if i >= len(list) {
 					return
 				}
-				var each func([]byte) ([]byte, error)
-				if post != nil {
-					r := list[i]
-					each = func(y []byte) ([]byte, error) { return post(i, r, y) }
-				}
-				outs[i], errs[i] = objectWith(list[i], each)
+				outs[i], errs[i] = printOne(i, list[i], ann)
 			}
 		}()
 	}
@@ -145,4 +139,19 @@ func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
 		b.Write(out)
 	}
 	return b.Bytes(), nil
+}
+
+// printOne prints r, the i-th object, with the annotations ann returns.
+func printOne(i int, r *resource.Resource, ann Annotate) ([]byte, error) {
+	if ann == nil {
+		return Object(r)
+	}
+	a, err := ann(i, r)
+	if err != nil || len(a) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return Object(r)
+	}
+	return withAnnotations(r, a)
 }
