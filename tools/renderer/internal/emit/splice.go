@@ -7,16 +7,14 @@ import (
 
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-// Annotation is a metadata annotation added to an object as it is printed
-// (provenance's, which never reach the objects the pipeline sees).
-type Annotation struct{ Key, Value string }
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+)
 
 // withAnnotations prints r with ann added to its annotations: exactly the bytes
 // of setting them on r and printing it, for which it falls back when
 // splice declines (r is then changed).
-func withAnnotations(r *resource.Resource, ann []Annotation) ([]byte, error) {
+func withAnnotations(r *resource.Resource, ann []observe.Annotation) ([]byte, error) {
 	if !slices.IsSortedFunc(ann, byKey) {
 		ann = slices.SortedFunc(slices.Values(ann), byKey)
 	}
@@ -32,7 +30,7 @@ func withAnnotations(r *resource.Resource, ann []Annotation) ([]byte, error) {
 	return Object(r)
 }
 
-func byKey(a, b Annotation) int {
+func byKey(a, b observe.Annotation) int {
 	switch {
 	case a.Key == b.Key:
 		return 0
@@ -47,7 +45,7 @@ func byKey(a, b Annotation) int {
 // printer puts them among metadata's keys. It reports false, leaving the
 // work to setting the annotations and printing again, whenever y is not
 // laid out as it expects or an annotation is already there.
-func splice(y []byte, ann []Annotation) ([]byte, bool) {
+func splice(y []byte, ann []observe.Annotation) ([]byte, bool) {
 	pos := 0
 	if !bytes.HasPrefix(y, []byte("metadata:\n")) {
 		i := bytes.Index(y, []byte("\nmetadata:\n"))
@@ -89,7 +87,7 @@ func splice(y []byte, ann []Annotation) ([]byte, bool) {
 }
 
 // spliceMap inserts an annotations map holding ann into y at at.
-func spliceMap(y []byte, at int, ann []Annotation, size int) ([]byte, bool) {
+func spliceMap(y []byte, at int, ann []observe.Annotation, size int) ([]byte, bool) {
 	out := make([]byte, 0, size)
 	out = append(out, y[:at]...)
 	out = append(out, "  annotations:\n"...)
@@ -103,7 +101,7 @@ func spliceMap(y []byte, at int, ann []Annotation, size int) ([]byte, bool) {
 }
 
 // spliceEntries inserts ann among the annotation entries starting at at.
-func spliceEntries(y []byte, at int, ann []Annotation, size int) ([]byte, bool) {
+func spliceEntries(y []byte, at int, ann []observe.Annotation, size int) ([]byte, bool) {
 	out := make([]byte, 0, size)
 	out = append(out, y[:at]...)
 	k := 0
@@ -142,7 +140,7 @@ func spliceEntries(y []byte, at int, ann []Annotation, size int) ([]byte, bool) 
 // appendEntry appends the line(s) of annotation a as the printer prints an
 // entry of a mapping at indentation 4. It declines a value printed as a
 // block scalar (its end depends on what follows).
-func appendEntry(out []byte, a Annotation) ([]byte, bool) {
+func appendEntry(out []byte, a observe.Annotation) ([]byte, bool) {
 	p := printer{out: out, whitespace: true, indention: true}
 	p.writeIndent(4)
 	if !p.scalar(scalarValue{text: a.Key}, 6, true) {

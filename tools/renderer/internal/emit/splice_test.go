@@ -7,6 +7,8 @@ import (
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 // TestAnnotatedMatchesSettingThem: printing an object with annotations
@@ -14,18 +16,18 @@ import (
 // gives the bytes kustomize prints once they are set on the object. The
 // common layouts must splice: the slow path is no test of the fast one.
 func TestAnnotatedMatchesSettingThem(t *testing.T) {
-	prov := []Annotation{
-		{"provenance.rules-krm.dev/inputs-digest", "sha256:" + strings.Repeat("ab", 32)},
-		{"provenance.rules-krm.dev/origin", `{"path":"a/b.yaml","label":"//a:b"}`},
-		{"provenance.rules-krm.dev/transformers", `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
+	prov := []observe.Annotation{
+		{Key: "provenance.rules-krm.dev/inputs-digest", Value: "sha256:" + strings.Repeat("ab", 32)},
+		{Key: "provenance.rules-krm.dev/origin", Value: `{"path":"a/b.yaml","label":"//a:b"}`},
+		{Key: "provenance.rules-krm.dev/transformers", Value: `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
 	}
-	odd := []Annotation{
-		{"a", "has space"}, {"b", "it's"}, {"c", "ünïcode"}, {"d", `{"a":"b c"}`}, {"e", "true"}, {"f", ""},
-		{"g", strings.Repeat("folded words ", 12)}, {"h", "1.5"},
+	odd := []observe.Annotation{
+		{Key: "a", Value: "has space"}, {Key: "b", Value: "it's"}, {Key: "c", Value: "ünïcode"}, {Key: "d", Value: `{"a":"b c"}`}, {Key: "e", Value: "true"}, {Key: "f", Value: ""},
+		{Key: "g", Value: strings.Repeat("folded words ", 12)}, {Key: "h", Value: "1.5"},
 	}
 	for _, tc := range []struct {
 		yaml   string
-		ann    []Annotation
+		ann    []observe.Annotation
 		splice bool
 	}{
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", prov, true},
@@ -37,7 +39,7 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		{"kind: List\nmetadata:\n  name: x\n  annotations:\n    long: " + strings.Repeat("word ", 40) + "\n", prov, true},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", odd, true},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    b0: x\n", odd, true},
-		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []Annotation{{"z", "multi\nline\n"}}, false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []observe.Annotation{{Key: "z", Value: "multi\nline\n"}}, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    " + strings.Repeat("k", 140) + ": v\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    'a: b': v\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/origin: old\n", prov, false},
@@ -66,7 +68,7 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 			t.Errorf("splice differs from setting the annotations:\n%s\nwant:\n%s", spliced, want)
 		}
 		// Out of order on purpose: withAnnotations sorts them.
-		rev := append([]Annotation(nil), tc.ann...)
+		rev := append([]observe.Annotation(nil), tc.ann...)
 		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 			rev[i], rev[j] = rev[j], rev[i]
 		}
@@ -77,8 +79,8 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 	}
 }
 
-func sortedCopy(ann []Annotation) []Annotation {
-	out := append([]Annotation(nil), ann...)
+func sortedCopy(ann []observe.Annotation) []observe.Annotation {
+	out := append([]observe.Annotation(nil), ann...)
 	for i := range out {
 		for j := i + 1; j < len(out); j++ {
 			if keyLess(out[j].Key, out[i].Key) {

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 // Annotation keys added to every printed object.
@@ -223,13 +223,15 @@ func stepInfo(s *Step) StepInfo {
 // annotations of each object (in output order).
 type Final struct {
 	Manifest []byte
-	ann      [][]emit.Annotation
+	ann      [][]observe.Annotation
+	slow     bool
 }
 
-// Finish computes the provenance of the resources of m (the final
+// finish computes the provenance of the resources of m (the final
 // objects, in output order). Their annotations are added when they are
 // printed (Final.Annotations).
-func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
+func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
+	top := t.top
 	res := m.Resources()
 	// A Secret makes everything that wrote content into it sensitive.
 	for _, r := range res {
@@ -385,12 +387,12 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 	}
 	sort.Slice(man.Files, func(i, j int) bool { return man.Files[i].Path < man.Files[j].Path })
 
-	fin := &Final{ann: make([][]emit.Annotation, len(res))}
+	fin := &Final{ann: make([][]observe.Annotation, len(res)), slow: t.slow}
 	dig := newDigester(man.Steps, files)
 	dig.encodeAll()
 	dig.digestAll(objs)
 	ann := newAnnotator(man.Steps)
-	all := make([]emit.Annotation, 0, 3*len(objs)) // one allocation for all
+	all := make([]observe.Annotation, 0, 3*len(objs)) // one allocation for all
 	for i := range objs {
 		var err error
 		start := len(all)
@@ -613,18 +615,18 @@ func parallel(n int, f func(int)) {
 // transformers, so each distinct value is encoded once.
 type annotator struct {
 	steps        []StepInfo
-	origins      map[originAnnotation]emit.Annotation
-	transformers map[string]emit.Annotation // by the list of step indexes
+	origins      map[originAnnotation]observe.Annotation
+	transformers map[string]observe.Annotation // by the list of step indexes
 	key, buf     []byte
 }
 
 func newAnnotator(steps []StepInfo) *annotator {
-	return &annotator{steps: steps, origins: map[originAnnotation]emit.Annotation{}, transformers: map[string]emit.Annotation{}}
+	return &annotator{steps: steps, origins: map[originAnnotation]observe.Annotation{}, transformers: map[string]observe.Annotation{}}
 }
 
 // of appends the annotations of o to out, sorted by key.
-func (a *annotator) of(o *Object, out []emit.Annotation) ([]emit.Annotation, error) {
-	out = append(out, emit.Annotation{Key: DigestAnnotation, Value: o.InputsDigest}) // sha256:HEX
+func (a *annotator) of(o *Object, out []observe.Annotation) ([]observe.Annotation, error) {
+	out = append(out, observe.Annotation{Key: DigestAnnotation, Value: o.InputsDigest}) // sha256:HEX
 	if org := o.Origin; org != nil {
 		var v originAnnotation
 		if org.Generator != nil {
@@ -642,7 +644,7 @@ func (a *annotator) of(o *Object, out []emit.Annotation) ([]emit.Annotation, err
 			if err != nil {
 				return nil, err
 			}
-			an = emit.Annotation{Key: OriginAnnotation, Value: string(b)}
+			an = observe.Annotation{Key: OriginAnnotation, Value: string(b)}
 			a.origins[v] = an
 		}
 		out = append(out, an)
@@ -655,7 +657,7 @@ func (a *annotator) of(o *Object, out []emit.Annotation) ([]emit.Annotation, err
 		an, ok := a.transformers[string(a.key)]
 		if !ok {
 			a.buf = a.appendTransformers(a.buf[:0], o.Transformers)
-			an = emit.Annotation{Key: TransformersAnnotation, Value: string(a.buf)}
+			an = observe.Annotation{Key: TransformersAnnotation, Value: string(a.buf)}
 			a.transformers[string(a.key)] = an
 		}
 		out = append(out, an)
@@ -711,9 +713,9 @@ func (f *Final) Annotate(i int, r *resource.Resource) error {
 }
 
 // Annotations are the provenance annotations of r, the i-th object, for
-// emit to add as it prints it. With NoSplice, they are set on r instead.
-func (f *Final) Annotations(i int, r *resource.Resource) ([]emit.Annotation, error) {
-	if NoSplice {
+// emit to add as it prints it. Slow sets them on r instead.
+func (f *Final) Annotations(i int, r *resource.Resource) ([]observe.Annotation, error) {
+	if f.slow {
 		return nil, f.Annotate(i, r)
 	}
 	return f.ann[i], nil
