@@ -117,12 +117,13 @@ func YAML(m resmap.ResMap, obs observe.Observer) ([]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			seen := entries{}
 			for {
 				i := int(next.Add(1))
 				if i >= len(list) {
 					return
 				}
-				outs[i], errs[i] = printOne(i, list[i], obs)
+				outs[i], errs[i] = printOne(i, list[i], obs, seen)
 			}
 		}()
 	}
@@ -145,7 +146,7 @@ func YAML(m resmap.ResMap, obs observe.Observer) ([]byte, error) {
 }
 
 // printOne prints r, the i-th object, with the annotations obs adds.
-func printOne(i int, r *resource.Resource, obs observe.Observer) ([]byte, error) {
+func printOne(i int, r *resource.Resource, obs observe.Observer, seen entries) ([]byte, error) {
 	ann, err := obs.Annotations(i, r)
 	switch {
 	case err != nil:
@@ -153,5 +154,5 @@ func printOne(i int, r *resource.Resource, obs observe.Observer) ([]byte, error)
 	case len(ann) == 0:
 		return Object(r)
 	}
-	return withAnnotations(r, ann)
+	return withAnnotations(r, ann, seen)
 }

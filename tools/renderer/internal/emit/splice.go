@@ -13,12 +13,13 @@ import (
 
 // withAnnotations prints r with ann added to its annotations: exactly the bytes
 // of setting them on r and printing it, for which it falls back when
-// splice declines (r is then changed).
-func withAnnotations(r *resource.Resource, ann []observe.Annotation) ([]byte, error) {
+// splice declines (r is then changed). Lines printed before are taken
+// from seen (when not nil), and new ones added.
+func withAnnotations(r *resource.Resource, ann []observe.Annotation, seen entries) ([]byte, error) {
 	if !slices.IsSortedFunc(ann, byKey) {
 		ann = slices.SortedFunc(slices.Values(ann), byKey)
 	}
-	out, err := objectWith(r, func(y []byte) ([]byte, bool) { return splice(y, ann) })
+	out, err := objectWith(r, func(y []byte) ([]byte, bool) { return splice(y, ann, seen) })
 	if err != errDeclined {
 		return out, err
 	}
@@ -45,7 +46,7 @@ func byKey(a, b observe.Annotation) int {
 // printer puts them among metadata's keys. It reports false, leaving the
 // work to setting the annotations and printing again, whenever y is not
 // laid out as it expects or an annotation is already there.
-func splice(y []byte, ann []observe.Annotation) ([]byte, bool) {
+func splice(y []byte, ann []observe.Annotation, seen entries) ([]byte, bool) {
 	pos := 0
 	if !bytes.HasPrefix(y, []byte("metadata:\n")) {
 		i := bytes.Index(y, []byte("\nmetadata:\n"))
@@ -65,7 +66,7 @@ func splice(y []byte, ann []observe.Annotation) ([]byte, bool) {
 		ind := indent(line)
 		if at >= len(y) || (len(line) > 0 && ind < 2) {
 			// End of metadata: annotations go last.
-			return spliceMap(y, at, ann, size)
+			return spliceMap(y, at, ann, size, seen)
 		}
 		if len(line) > 0 && ind == 2 && line[2] != '-' {
 			key, ok := plainKey(line[2:])
@@ -76,10 +77,10 @@ func splice(y []byte, ann []observe.Annotation) ([]byte, bool) {
 				if string(line) != "  annotations:" {
 					return nil, false // e.g. "annotations: {}"
 				}
-				return spliceEntries(y, next, ann, size)
+				return spliceEntries(y, next, ann, size, seen)
 			}
 			if keyLess("annotations", string(key)) {
-				return spliceMap(y, at, ann, size)
+				return spliceMap(y, at, ann, size, seen)
 			}
 		}
 		at = next
@@ -87,13 +88,13 @@ func splice(y []byte, ann []observe.Annotation) ([]byte, bool) {
 }
 
 // spliceMap inserts an annotations map holding ann into y at at.
-func spliceMap(y []byte, at int, ann []observe.Annotation, size int) ([]byte, bool) {
+func spliceMap(y []byte, at int, ann []observe.Annotation, size int, seen entries) ([]byte, bool) {
 	out := make([]byte, 0, size)
 	out = append(out, y[:at]...)
 	out = append(out, "  annotations:\n"...)
 	for _, a := range ann {
 		var ok bool
-		if out, ok = appendEntry(out, a); !ok {
+		if out, ok = seen.appendEntry(out, a); !ok {
 			return nil, false
 		}
 	}
@@ -101,7 +102,7 @@ func spliceMap(y []byte, at int, ann []observe.Annotation, size int) ([]byte, bo
 }
 
 // spliceEntries inserts ann among the annotation entries starting at at.
-func spliceEntries(y []byte, at int, ann []observe.Annotation, size int) ([]byte, bool) {
+func spliceEntries(y []byte, at int, ann []observe.Annotation, size int, seen entries) ([]byte, bool) {
 	out := make([]byte, 0, size)
 	out = append(out, y[:at]...)
 	k := 0
@@ -118,7 +119,7 @@ func spliceEntries(y []byte, at int, ann []observe.Annotation, size int) ([]byte
 				return nil, false
 			}
 			for ; k < len(ann) && keyLess(ann[k].Key, string(key)); k++ {
-				if out, ok = appendEntry(out, ann[k]); !ok {
+				if out, ok = seen.appendEntry(out, ann[k]); !ok {
 					return nil, false
 				}
 			}
@@ -130,17 +131,36 @@ func spliceEntries(y []byte, at int, ann []observe.Annotation, size int) ([]byte
 		at = next
 	}
 	for ; k < len(ann); k++ {
-		if out, ok = appendEntry(out, ann[k]); !ok {
+		if out, ok = seen.appendEntry(out, ann[k]); !ok {
 			return nil, false
 		}
 	}
 	return append(out, y[at:]...), true
 }
 
+// entries are the printed lines of annotations: objects share most values
+// (a base's copies their origin, a kustomization's objects their list of
+// transformers), which are printed once per YAML worker (printing JSON
+// costs ten times what copying the line does).
+type entries map[observe.Annotation][]byte
+
 // appendEntry appends the line(s) of annotation a as the printer prints an
 // entry of a mapping at indentation 4. It declines a value printed as a
 // block scalar (its end depends on what follows).
-func appendEntry(out []byte, a observe.Annotation) ([]byte, bool) {
+func (seen entries) appendEntry(out []byte, a observe.Annotation) ([]byte, bool) {
+	if b, ok := seen[a]; ok {
+		return append(out, b...), true
+	}
+	start := len(out)
+	out, ok := printEntry(out, a)
+	if ok && seen != nil && a.Value != "" && !simpleText(a.Value) {
+		// Simple text (a digest, unique to its object) prints fast.
+		seen[a] = bytes.Clone(out[start:])
+	}
+	return out, ok
+}
+
+func printEntry(out []byte, a observe.Annotation) ([]byte, bool) {
 	p := printer{out: out, whitespace: true, indention: true}
 	p.writeIndent(4)
 	if !p.scalar(scalarValue{text: a.Key}, 6, true) {

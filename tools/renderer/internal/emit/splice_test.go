@@ -25,6 +25,7 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		{Key: "a", Value: "has space"}, {Key: "b", Value: "it's"}, {Key: "c", Value: "ünïcode"}, {Key: "d", Value: `{"a":"b c"}`}, {Key: "e", Value: "true"}, {Key: "f", Value: ""},
 		{Key: "g", Value: strings.Repeat("folded words ", 12)}, {Key: "h", Value: "1.5"},
 	}
+	seen := entries{}
 	for _, tc := range []struct {
 		yaml   string
 		ann    []observe.Annotation
@@ -60,7 +61,7 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spliced, ok := splice(printed, sortedCopy(tc.ann))
+		spliced, ok := splice(printed, sortedCopy(tc.ann), nil)
 		if ok != tc.splice {
 			t.Errorf("splice ok = %v, want %v:\n%s", ok, tc.splice, tc.yaml)
 		}
@@ -72,9 +73,12 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 			rev[i], rev[j] = rev[j], rev[i]
 		}
-		got, err := withAnnotations(r.DeepCopy(), rev)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("withAnnotations: %v\n%s\nwant:\n%s", err, got, want)
+		// Twice: the second time, lines come from seen (shared by all cases).
+		for range 2 {
+			got, err := withAnnotations(r.DeepCopy(), rev, seen)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("withAnnotations: %v\n%s\nwant:\n%s", err, got, want)
+			}
 		}
 	}
 }
