@@ -17,7 +17,8 @@ import (
 // from seen (when not nil), and new ones added.
 func withAnnotations(r *resource.Resource, ann []observe.Annotation, seen entries) ([]byte, error) {
 	if !slices.IsSortedFunc(ann, byKey) {
-		ann = slices.SortedFunc(slices.Values(ann), byKey)
+		ann = slices.Clone(ann)
+		slices.SortStableFunc(ann, byKey) // of one key, the last set wins
 	}
 	out, err := objectWith(r, func(y []byte) ([]byte, bool) { return splice(y, ann, seen) })
 	if err != errDeclined {
@@ -45,8 +46,13 @@ func byKey(a, b observe.Annotation) int {
 // lines of the annotations are printed by the printer itself, where the
 // printer puts them among metadata's keys. It reports false, leaving the
 // work to setting the annotations and printing again, whenever y is not
-// laid out as it expects or an annotation is already there.
+// laid out as it expects, an annotation is already there or comes twice.
 func splice(y []byte, ann []observe.Annotation, seen entries) ([]byte, bool) {
+	for i := 1; i < len(ann); i++ {
+		if ann[i].Key == ann[i-1].Key {
+			return nil, false // the last one set wins
+		}
+	}
 	pos := 0
 	if !bytes.HasPrefix(y, []byte("metadata:\n")) {
 		i := bytes.Index(y, []byte("\nmetadata:\n"))

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +46,7 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    'a: b': v\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/origin: old\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations: {}\n", prov, false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []observe.Annotation{{Key: "a", Value: "1"}, {Key: "a", Value: "2"}}, false},
 	} {
 		r := object(t, tc.yaml)
 		printed, err := r.AsYAML()
@@ -68,10 +70,11 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		if ok && string(spliced) != string(want) {
 			t.Errorf("splice differs from setting the annotations:\n%s\nwant:\n%s", spliced, want)
 		}
-		// Out of order on purpose: withAnnotations sorts them.
+		// Out of order on purpose: withAnnotations sorts them (keeping
+		// the order of those of one key, where the last set wins).
 		rev := append([]observe.Annotation(nil), tc.ann...)
-		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-			rev[i], rev[j] = rev[j], rev[i]
+		if tc.splice {
+			slices.Reverse(rev)
 		}
 		// Twice: the second time, lines come from seen (shared by all cases).
 		for range 2 {
