@@ -560,7 +560,7 @@ func isBreak(r rune) bool {
 // the string s (and that it does not look like a base 60 float, which it
 // quotes too); otherwise it prints s double-quoted.
 func plainIsString(s string) bool {
-	if s == "" || v2Keywords[s] {
+	if s == "" || len(s) <= maxKeyword && v2Keywords[s] {
 		return false
 	}
 	switch c := s[0]; {
@@ -608,6 +608,10 @@ func IsBase60Float(s string) bool { return base60Float.MatchString(s) }
 // v2Keywords are the plain spellings go-yaml v2 reads as booleans, nulls,
 // special floats (the merge key `<<` is a plain string to its printer).
 var v2Keywords = map[string]bool{}
+
+// maxKeyword is the length of the longest of v2Keywords: longer text is
+// not looked up (hashing it costs more than the rest of the checks).
+const maxKeyword = 5
 
 func init() {
 	for _, w := range strings.Fields(`y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE

@@ -236,3 +236,11 @@ func TestFastPathsMatchTheRules(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxKeyword(t *testing.T) {
+	for w := range v2Keywords {
+		if len(w) > maxKeyword {
+			t.Errorf("%q is longer than maxKeyword", w)
+		}
+	}
+}
