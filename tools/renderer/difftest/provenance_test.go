@@ -89,9 +89,9 @@ func TestProvenanceDifferential(t *testing.T) {
 			}
 			checkManifest(t, res.Manifests, res.ProvenanceManifest)
 
-			provenance.NoSplice, provenance.FullWalks = true, true
-			slow, err := build.Render(fsys, dir, opts)
-			provenance.NoSplice, provenance.FullWalks = false, false
+			slowOpts := opts
+			slowOpts.Provenance = &provenance.Options{WorkspaceRoot: tc.tree, Labels: labels, Slow: true}
+			slow, err := build.Render(fsys, dir, slowOpts)
 			if err != nil {
 				t.Fatal(err)
 			}

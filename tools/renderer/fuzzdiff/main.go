@@ -217,13 +217,10 @@ func compare(r result) string {
 
 // compareProvenance renders dir with provenance twice, with its fast paths
 // and with every object fingerprinted after every step, and describes how
-// the two differ ("" when they do not). Compare runs one tree at a time,
-// so flipping provenance's test knobs is safe.
+// the two differ ("" when they do not).
 func compareProvenance(root, dir string) string {
 	render := func(slow bool) (*build.Result, error) {
-		provenance.NoSplice, provenance.FullWalks = slow, slow
-		defer func() { provenance.NoSplice, provenance.FullWalks = false, false }()
-		opts := build.Options{Provenance: &provenance.Options{WorkspaceRoot: root}}
+		opts := build.Options{Provenance: &provenance.Options{WorkspaceRoot: root, Slow: slow}}
 		return build.Render(filesys.MakeFsOnDisk(), dir, opts)
 	}
 	fast, err := render(false)

@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -26,9 +25,10 @@ type Accumulation struct {
 	// VarFiles maps the name of each var to the kustomization file that
 	// declares it, as errors name files: kustomize's var errors do not.
 	VarFiles map[string]string
-	// Provenance is the provenance of Resources as read from a snapshot,
-	// until the build that reads it attaches it to its tracker.
-	Provenance *provenance.SnapshotData
+	// Observed is what the observer of the build that wrote a snapshot
+	// carried in it for Resources (observe.Observer.Carry: provenance's
+	// records), until the build that reads it restores it.
+	Observed []byte
 	// OpenAPI is the first openapi setting met in the subtree of a base
 	// read from a snapshot; merging the base applies it, as kustomize
 	// applies a base's openapi to the build that includes it.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -360,7 +361,7 @@ func TestTargetErrors(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := &Env{Factory: rmf, Plugins: types.DisabledPluginConfig()}
+			env := &Env{Factory: rmf, Plugins: types.DisabledPluginConfig(), Observer: observe.Nop{}}
 			tg, err := NewTarget(env, memLoader(t, tc.files, "/r/app"))
 			if err != nil {
 				t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
@@ -53,13 +54,13 @@ func unmemoized(t *testing.T, fs filesys.FileSystem, dir string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins), nil); err != nil {
+	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins), observe.Nop{}, nil); err != nil {
 		return "", err
 	}
-	if err := emit.Prepare(acc.Resources, emit.Options{SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata}); err != nil {
+	if err := emit.Prepare(acc.Resources, emit.Options{SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata}, observe.Nop{}); err != nil {
 		return "", err
 	}
-	out, err := emit.YAML(acc.Resources)
+	out, err := emit.YAML(acc.Resources, observe.Nop{})
 	return string(out), err
 }
 

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -129,13 +128,14 @@ func setOpenAPI(t *Target, isRoot bool) error {
 	return nil
 }
 
-// recordSchema lists the schema file in effect as read by transformer step
-// s: the schema decides how patches merge lists, so it is an input of what
-// they change.
-func (t *Target) recordSchema(s *provenance.Step) {
+// schemaRead is the schema file in effect, if one was read: the schema
+// decides how patches merge lists, so observers count it as read by every
+// transformer it rules.
+func (t *Target) schemaRead() *load.Read {
 	if o := t.env.openAPI; o != nil && o.SchemaFile != "" {
-		t.env.Prov.AddReads(s, []load.Read{{Path: o.SchemaFile, Content: o.Schema, Loaded: true}})
+		return &load.Read{Path: o.SchemaFile, Content: o.Schema, Loaded: true}
 	}
+	return nil
 }
 
 // SetRootOpenAPI installs the top kustomization's schema settings.

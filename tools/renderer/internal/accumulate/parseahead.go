@@ -5,15 +5,18 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
 )
 
-// parsed is one entry of `resources` read and parsed ahead of its turn.
+// parsed is one entry of `resources` read and parsed ahead of its turn,
+// read through ldr (the observer's loader, which may have watched it).
 type parsed struct {
 	list []*resource.Resource
+	ldr  ifc.Loader
 	ok   bool
 }
 
@@ -21,9 +24,8 @@ type parsed struct {
 // in parallel, so that accumulateResources finds them ready; it merges them
 // in order as before. An entry that fails here (a directory, a remote, a bad
 // file) is left to the sequential path, which reports kustomize's error.
-// Provenance records each read in order, so it reads in turn.
 func (t *Target) parseAhead(paths []string) []parsed {
-	if t.env.Prov != nil || len(paths) < 2 {
+	if len(paths) < 2 {
 		return nil
 	}
 	out := make([]parsed, len(paths))
@@ -43,12 +45,13 @@ func (t *Target) parseAhead(paths []string) []parsed {
 				if kustref.IsRemote(paths[i]) {
 					continue
 				}
-				data, err := t.ldr.Load(paths[i])
+				ldr := t.env.Observer.Loader(t.ldr)
+				data, err := ldr.Load(paths[i])
 				if err != nil {
 					continue
 				}
 				if list, err := load.ParseResources(rf, data); err == nil {
-					out[i] = parsed{list: list, ok: true}
+					out[i] = parsed{list: list, ldr: ldr, ok: true}
 				}
 			}
 		}()

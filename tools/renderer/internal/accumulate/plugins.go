@@ -3,14 +3,14 @@ package accumulate
 import (
 	"fmt"
 
+	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/plugin"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 )
 
 // configured is a generator or transformer made from a config object, with
@@ -19,10 +19,9 @@ type configured struct {
 	plugin resmap.Configurable
 	origin *resource.Origin
 	id     string
-	// step and rec are its provenance step and the loader recording what
-	// it reads (provenance only).
-	step *provenance.Step
-	rec  *load.Recorder
+	// res is its config object; ldr what it reads through.
+	res *resource.Resource
+	ldr ifc.Loader
 	// entry is where errors say it was configured: "FIELD: ENTRY" of this
 	// kustomization file.
 	entry string
@@ -69,7 +68,7 @@ func (t *Target) pluginConfigs(entries []string) (resmap.ResMap, []string, error
 
 // configurePlugins configures the plugins that the entries of field
 // (generators, transformers or validators) name.
-func (t *Target) configurePlugins(field string, entries []string, generator bool) ([]configured, error) {
+func (t *Target) configurePlugins(field string, entries []string) ([]configured, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
@@ -83,10 +82,7 @@ func (t *Target) configurePlugins(field string, entries []string, generator bool
 		if i < len(from) {
 			entry = fmt.Sprintf("%s: %s", field, from[i])
 		}
-		h := t.helpers()
-		if t.env.Prov != nil {
-			h = t.recordingHelpers()
-		}
+		h := t.stepHelpers()
 		fns := t.env.Functions
 		fns.Runtime.Where = t.kustPath() + ": " + entry
 		p, err := plugin.Configure(res, h, fns)
@@ -97,41 +93,31 @@ func (t *Target) configurePlugins(field string, entries []string, generator bool
 		if err != nil {
 			return nil, err
 		}
-		c := configured{plugin: p, origin: o, id: res.OrgId().String(), entry: entry}
-		if tk := t.env.Prov; tk != nil {
-			c.step, err = t.pluginStep(res, generator)
-			if err != nil {
-				return nil, err
-			}
-			c.rec = recorderOf(h)
-		}
-		out = append(out, c)
+		out = append(out, configured{plugin: p, origin: o, id: res.OrgId().String(), res: res, ldr: h.Loader(), entry: entry})
 	}
 	return out, nil
 }
 
-// pluginStep is the provenance step of the plugin configured by res: it is
-// configured in the file res was read from (or this kustomization file for
-// an inline config), by res without kustomize's bookkeeping annotations.
-func (t *Target) pluginStep(res *resource.Resource, generator bool) (*provenance.Step, error) {
-	tk := t.env.Prov
-	in := tk.OriginFile(res)
-	if in == nil {
-		in = t.kustFile()
+// pluginStep describes the plugin c to observers, the ordinal-th step of
+// its role in this kustomization. Its configuration is its config object
+// without kustomize's bookkeeping annotations.
+func (t *Target) pluginStep(c configured, role observe.Role, ordinal int) *observe.Step {
+	return &observe.Step{
+		Role: role, Kind: c.res.GetKind(), In: t.Source(), Object: c.res, Builtin: plugin.IsBuiltin(c.res),
+		Ordinal: ordinal, Loader: c.ldr,
+		Config: func() ([]byte, error) {
+			n := c.res.RNode.Copy()
+			if _, err := krmfn.StripHidden(n); err != nil {
+				return nil, err
+			}
+			y, err := n.String()
+			return []byte(y), err
+		},
 	}
-	n := res.RNode.Copy()
-	if _, err := krmfn.StripHidden(n); err != nil {
-		return nil, err
-	}
-	y, err := n.String()
-	if err != nil {
-		return nil, err
-	}
-	return tk.NewStep(res.GetKind(), res.GetName(), in, t.label(), 0, []byte(y), plugin.IsBuiltin(res), generator), nil
 }
 
 func (t *Target) externalGenerators() ([]configured, error) {
-	gs, err := t.configurePlugins("generators", t.kust.Generators, true)
+	gs, err := t.configurePlugins("generators", t.kust.Generators)
 	if err != nil {
 		return nil, fmt.Errorf("loading generator plugins: %w", err)
 	}
@@ -144,7 +130,7 @@ func (t *Target) externalGenerators() ([]configured, error) {
 }
 
 func (t *Target) externalTransformers(field string, entries []string) ([]configured, error) {
-	ts, err := t.configurePlugins(field, entries, false)
+	ts, err := t.configurePlugins(field, entries)
 	if err != nil {
 		return nil, err
 	}
@@ -164,18 +150,15 @@ func (t *Target) runValidators(acc *Accumulation) error {
 		return err
 	}
 	for i, v := range vs {
-		var was []*resource.Resource
-		if t.env.Prov != nil {
-			v.step.Validator, v.step.Ordinal = true, i
-			was = t.env.Prov.Before(acc.Resources)
-		}
 		before := acc.Resources.DeepCopy()
-		if err := v.plugin.(resmap.Transformer).Transform(acc.Resources); err != nil {
-			return fmt.Errorf("%s: %s: %w", t.kustPath(), v.entry, err)
-		}
-		if t.env.Prov != nil {
-			// A validator may add its validated-by label.
-			t.recordStep(acc.Resources, was, v.step, v.rec, nil, false)
+		err := t.env.Observer.Step(t.pluginStep(v, observe.Validator, i), acc.Resources, func() error {
+			if err := v.plugin.(resmap.Transformer).Transform(acc.Resources); err != nil {
+				return fmt.Errorf("%s: %s: %w", t.kustPath(), v.entry, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		after := acc.Resources.DeepCopy()
 		for _, r := range after.Resources() {

@@ -16,8 +16,8 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/generate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/plugin"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/transform"
 )
@@ -62,8 +62,9 @@ type Env struct {
 	// absolute directory) before it is accumulated: the build appends the
 	// images it pins there.
 	Configure func(root string, k *load.Kustomization)
-	// Prov records provenance; nil (the default) records nothing.
-	Prov *provenance.Tracker
+	// Observer is told what each step did (observe.Nop when nobody
+	// watches; never nil).
+	Observer observe.Observer
 	// openAPI is the first openapi setting met in this build.
 	openAPI *OpenAPISetting
 	// baseInheritsHelmNamespace: see ScanTree.
@@ -173,10 +174,6 @@ func (t *Target) kustPath() string {
 	return load.Rel(filepath.Join(t.ldr.Root(), t.kust.FileName))
 }
 
-func (t *Target) helpers() *resmap.PluginHelpers {
-	return resmap.NewPluginHelpers(t.ldr, t.env.Validator, t.env.Factory, t.env.Plugins)
-}
-
 // builtinOrigin is the origin kustomize records for a builtin generator or
 // transformer configured by this kustomization file.
 func (t *Target) builtinOrigin(kind string) *resource.Origin {
@@ -192,14 +189,7 @@ func (t *Target) builtinOrigin(kind string) *resource.Origin {
 }
 
 func (t *Target) runGenerators(acc *Accumulation) error {
-	tk := t.env.Prov
-	var gens []generate.Generator
-	var err error
-	if tk == nil {
-		gens, err = generate.Builtins(t.generatorKustomization(), t.helpers())
-	} else {
-		gens, err = generate.BuiltinsEach(t.generatorKustomization(), t.recordingHelpers)
-	}
+	gens, err := generate.Builtins(t.generatorKustomization(), t.stepHelpers)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
@@ -211,30 +201,25 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		g      resmap.Generator
 		origin *resource.Origin
 		name   string
-		step   *provenance.Step
-		rec    *load.Recorder
+		step   *observe.Step
 	}
 	var all []gen
 	for _, g := range gens {
-		x := gen{g: g.Generator, origin: t.builtinOrigin(g.Kind), name: g.Kind}
-		if tk != nil {
-			x.step = tk.NewStep(g.Kind, "", t.kustFile(), t.label(), len(all), g.Config, true, true)
-			if g.Redacted != nil {
-				x.step.SetRedacted(g.Redacted)
-			}
-			x.rec = recorderOf(g.Helpers)
-		}
-		all = append(all, x)
+		s := g.Step
+		s.Role, s.In, s.Builtin, s.Ordinal, s.Loader = observe.Generator, t.Source(), true, len(all), g.Helpers.Loader()
+		all = append(all, gen{g.Generator, t.builtinOrigin(s.Kind), s.Kind, &s})
 	}
 	external, err := t.externalGenerators()
 	if err != nil {
 		return err
 	}
 	for _, g := range external {
-		if g.step != nil {
-			g.step.Ordinal = len(all)
+		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id, t.pluginStep(g, observe.Generator, len(all))})
+	}
+	for _, g := range all {
+		if c, ok := g.g.(inflatedChart); ok {
+			g.step.Chart = c.InflatedChart
 		}
-		all = append(all, gen{g.plugin.(resmap.Generator), g.origin, g.id, g.step, g.rec})
 	}
 	// One index of the resources for all generators: only they change them.
 	absorb := acc.Resources.AbsorbAll
@@ -242,29 +227,23 @@ func (t *Target) runGenerators(acc *Accumulation) error {
 		absorb = rm.Absorber()
 	}
 	for _, g := range all {
-		m, err := g.g.Generate()
-		if err != nil {
-			return fmt.Errorf("%s: %w", t.kustPath(), err)
-		}
-		if m != nil {
-			if err := m.AddOriginAnnotation(g.origin); err != nil {
-				return fmt.Errorf("adding origin annotations for generator %v: %w", g.name, err)
+		err := t.env.Observer.Step(g.step, acc.Resources, func() error {
+			m, err := g.g.Generate()
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.kustPath(), err)
 			}
-		}
-		var before []*resource.Resource
-		if tk != nil {
-			before = tk.BeforeScoped(acc.Resources, nil)
-		}
-		if err := absorb(m); err != nil {
-			return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
-		}
-		if c, ok := g.g.(inflatedChart); ok && g.step != nil {
-			name, version, digest := c.InflatedChart()
-			g.step.Chart = &provenance.Chart{Name: name, Version: version, Sha256: digest}
-		}
-		if tk != nil {
-			// AbsorbAll adds or replaces resources, never edits one in place.
-			t.recordStep(acc.Resources, before, g.step, g.rec, nil, true)
+			if m != nil {
+				if err := m.AddOriginAnnotation(g.origin); err != nil {
+					return fmt.Errorf("adding origin annotations for generator %v: %w", g.name, err)
+				}
+			}
+			if err := absorb(m); err != nil {
+				return fmt.Errorf("%s: merging from generator %s: %w", t.kustPath(), g.name, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -303,61 +282,19 @@ type inflatedChart interface {
 	InflatedChart() (name, version, sha256 string)
 }
 
-// recordStep records what step s (which read files through rec) did to m.
-// scoped says that s can have changed in place only the resources in
-// scope (generators change none: they add or replace).
-func (t *Target) recordStep(m resmap.ResMap, before []*resource.Resource, s *provenance.Step, rec *load.Recorder, scope []*resource.Resource, scoped bool) {
-	t.recordReads(s, rec)
-	if scoped {
-		t.env.Prov.AfterScoped(m, before, s, scope)
-	} else {
-		t.env.Prov.After(m, before, s)
-	}
+// stepHelpers are the plugin helpers of one step: their loader is the
+// observer's (which may watch what the step reads).
+func (t *Target) stepHelpers() *resmap.PluginHelpers {
+	return resmap.NewPluginHelpers(t.env.Observer.Loader(t.ldr), t.env.Validator, t.env.Factory, t.env.Plugins)
 }
 
-// recordReads records the files step s read through rec (if any).
-func (t *Target) recordReads(s *provenance.Step, rec *load.Recorder) {
-	if rec != nil {
-		t.env.Prov.AddReads(s, rec.Reads())
-	}
-}
-
-// recordingHelpers are plugin helpers whose loader records what it reads.
-func (t *Target) recordingHelpers() *resmap.PluginHelpers {
-	return resmap.NewPluginHelpers(load.NewRecorder(t.ldr), t.env.Validator, t.env.Factory, t.env.Plugins)
-}
-
-func recorderOf(h *resmap.PluginHelpers) *load.Recorder {
-	if h == nil {
-		return nil
-	}
-	r, _ := h.Loader().(*load.Recorder)
-	return r
-}
-
-// label is the Bazel label of this kustomization, if known.
-func (t *Target) label() string { return t.env.Prov.Label(t.ldr.Root()) }
-
-// ProvenanceStep is a provenance step for a builtin transformer of kind
-// configured by this kustomization file with config (provenance only).
-func (t *Target) ProvenanceStep(kind string, config []byte) *provenance.Step {
-	return t.env.Prov.NewStep(kind, "", t.kustFile(), t.label(), -1, config, true, false)
-}
-
-// kustFile is this kustomization file, for provenance.
-func (t *Target) kustFile() *provenance.File {
-	return t.env.Prov.File(filepath.Join(t.ldr.Root(), t.kust.FileName), t.kust.Content)
+// Source is this kustomization file, as steps name what configures them.
+func (t *Target) Source() observe.Kustomization {
+	return observe.Kustomization{Dir: t.ldr.Root(), File: t.kust.FileName, Content: t.kust.Content}
 }
 
 func (t *Target) runTransformers(acc *Accumulation) error {
-	tk := t.env.Prov
-	var ts []transform.Transformer
-	var err error
-	if tk == nil {
-		ts, err = transform.Builtins(&t.kust.Kustomization, acc.Config, t.helpers())
-	} else {
-		ts, err = transform.BuiltinsEach(&t.kust.Kustomization, acc.Config, t.recordingHelpers)
-	}
+	ts, err := transform.Builtins(&t.kust.Kustomization, acc.Config, t.stepHelpers)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.kustPath(), err)
 	}
@@ -366,66 +303,44 @@ func (t *Target) runTransformers(acc *Accumulation) error {
 		origin *resource.Origin
 		name   string
 		steps  int
-		prov   *provenance.Step
-		rec    *load.Recorder
-		scope  func(resmap.ResMap) ([]*resource.Resource, error)
-		// changed are the resources the step changed, as it reports them.
-		changed func() []*resource.Resource
+		obs    *observe.Step
 	}
 	var all []step
 	for _, tr := range ts {
-		s := step{t: tr.Transformer, origin: t.builtinOrigin(tr.Kind), name: tr.Field, steps: tr.Steps}
-		if tk != nil {
-			s.prov = tk.NewStep(tr.Kind, "", t.kustFile(), t.label(), len(all), tr.Config, true, false)
-			s.rec = recorderOf(tr.Helpers)
-			s.scope, s.changed = tr.Scope, tr.Changed
+		s := tr.Step
+		s.Role, s.In, s.Builtin, s.Ordinal = observe.Transformer, t.Source(), true, len(all)
+		if tr.Helpers != nil {
+			s.Loader = tr.Helpers.Loader()
 		}
-		all = append(all, s)
+		all = append(all, step{t: tr.Transformer, origin: t.builtinOrigin(s.Kind), name: tr.Field, steps: tr.Steps, obs: &s})
 	}
 	external, err := t.externalTransformers("transformers", t.kust.Transformers)
 	if err != nil {
 		return err
 	}
 	for _, tr := range external {
-		if tr.step != nil {
-			tr.step.Ordinal = len(all)
-		}
 		// Errors name the entry of the kustomization file that configures it.
-		all = append(all, step{t: tr.plugin.(resmap.Transformer), origin: tr.origin, name: tr.entry, steps: 1, prov: tr.step, rec: tr.rec})
+		all = append(all, step{t: tr.plugin.(resmap.Transformer), origin: tr.origin, name: tr.entry, steps: 1,
+			obs: t.pluginStep(tr, observe.Transformer, len(all))})
 	}
 	m := acc.Resources
+	schema := t.schemaRead()
 	for _, s := range all {
-		var before, scope []*resource.Resource
-		scoped := false
-		if tk != nil {
-			if s.scope != nil {
-				var err error
-				scope, err = s.scope(m)
-				scoped = err == nil
+		s.obs.Schema = schema
+		err := t.env.Observer.Step(s.obs, m, func() error {
+			if err := s.t.Transform(m); err != nil {
+				return fmt.Errorf("%s: %s: %w", t.kustPath(), s.name, err)
 			}
-			if scoped || s.changed != nil {
-				before = tk.BeforeScoped(m, scope)
-			} else {
-				before = tk.Before(m)
+			for i := 0; s.origin != nil && (i < s.steps || i == 0); i++ {
+				if err := m.AddTransformerAnnotation(s.origin); err != nil {
+					return err
+				}
 			}
-		}
-		if err := s.t.Transform(m); err != nil {
-			return fmt.Errorf("%s: %s: %w", t.kustPath(), s.name, err)
-		}
-		for i := 0; s.origin != nil && (i < s.steps || i == 0); i++ {
-			if err := m.AddTransformerAnnotation(s.origin); err != nil {
-				return err
-			}
-		}
-		m.DropEmpties()
-		if tk != nil {
-			t.recordSchema(s.prov)
-			if s.changed != nil {
-				t.recordReads(s.prov, s.rec)
-				tk.AfterReported(m, before, s.prov, s.changed())
-				continue
-			}
-			t.recordStep(m, before, s.prov, s.rec, scope, scoped)
+			m.DropEmpties()
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -525,12 +440,10 @@ func (t *Target) mergePrebuilt(acc *Accumulation, pre *Accumulation, kind, dir, 
 			return nil, err
 		}
 	}
-	if t.env.Prov != nil {
-		if err := t.env.Prov.Import(pre.Resources.Resources(), pre.Provenance); err != nil {
-			return nil, fmt.Errorf("base '%s': %w", path, err)
-		}
+	if err := t.env.Observer.Restore(pre.Resources, pre.Observed); err != nil {
+		return nil, fmt.Errorf("base '%s': %w", path, err)
 	}
-	pre.Provenance = nil
+	pre.Observed = nil
 	if pre.OpenAPI != nil || t.env.openAPI != nil {
 		return nil, t.openAPIAcrossSnapshots(path, pre)
 	}
@@ -590,15 +503,11 @@ func (t *Target) accumulateDirectory(acc *Accumulation, ldr *load.Loader, path s
 // accumulateFile merges the resources of the file path; pre, when not nil,
 // holds them already parsed.
 func (t *Target) accumulateFile(acc *Accumulation, path string, pre *parsed) error {
-	var ldr ifc.Loader = t.ldr
-	var rec *load.Recorder
-	if t.env.Prov != nil {
-		rec = load.NewRecorder(t.ldr)
-		ldr = rec
-	}
 	var m resmap.ResMap
 	var err error
+	ldr := t.env.Observer.Loader(t.ldr)
 	if pre != nil {
+		ldr = pre.ldr
 		m, err = resourcemap.FromResources(pre.list)
 	} else {
 		m, err = t.readResources(ldr, path)
@@ -609,11 +518,7 @@ func (t *Target) accumulateFile(acc *Accumulation, path string, pre *parsed) err
 	if err != nil {
 		return fmt.Errorf("accumulating resources from '%s': %w", path, err)
 	}
-	if rec != nil {
-		if reads := rec.Reads(); len(reads) == 1 {
-			t.env.Prov.AddResources(m.Resources(), reads[0].Path, reads[0].Content, t.label())
-		}
-	}
+	t.env.Observer.Read(t.ldr.Root(), ldr, m)
 	if t.origin != nil {
 		anno, err := t.origin.Append(path).String()
 		if err != nil || anno == "" {
@@ -697,9 +602,7 @@ func (t *Target) accumulateMemoized(acc *Accumulation, ldr *load.Loader, path st
 	if left > 0 {
 		t.env.memo[key] = cached
 		pre = cached.DeepCopy()
-		if t.env.Prov != nil {
-			t.env.Prov.CopyRecords(cached.Resources.Resources(), pre.Resources.Resources())
-		}
+		t.env.Observer.Copied(cached.Resources, pre.Resources)
 	} else {
 		delete(t.env.memo, key)
 	}

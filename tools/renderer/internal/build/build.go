@@ -8,10 +8,8 @@ import (
 	"io"
 	"log"
 	"path/filepath"
-	"slices"
 
 	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -26,6 +24,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/plugin"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
@@ -137,12 +136,13 @@ type Result struct {
 	Component bool
 }
 
-// NewEnv returns the shared state of one build.
+// NewEnv returns the shared state of one build, which nobody observes.
 func NewEnv() *accumulate.Env {
 	return &accumulate.Env{
 		Factory:   resmap.NewFactory(resource.NewFactory(&hasher.Hasher{})),
 		Validator: provider.NewDefaultDepProvider().GetFieldValidator(),
 		Plugins:   types.DisabledPluginConfig(),
+		Observer:  observe.Nop{},
 	}
 }
 
@@ -196,13 +196,8 @@ func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err
 		}
 	}
 	if opts.Provenance != nil {
-		if env.Prov, err = provenance.New(fsys, *opts.Provenance); err != nil {
+		if env.Observer, err = provenance.New(fsys, *opts.Provenance, provenance.Top{Dir: ldr.Root(), Label: opts.Label}); err != nil {
 			return nil, err
-		}
-		if opts.Label != "" {
-			if err := env.Prov.SetDefaultLabel(ldr.Root(), opts.Label); err != nil {
-				return nil, err
-			}
 		}
 	}
 	env.BasesFromSources = opts.BasesFromSources
@@ -216,7 +211,7 @@ func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err
 		}
 		env.Owners[abs] = label
 	}
-	pins, err := newImagePins(fsys, ldr.Root(), opts.Images, env.Prov)
+	pins, err := newImagePins(fsys, ldr.Root(), opts.Images, env.Observer)
 	if err != nil {
 		return nil, err
 	}
@@ -279,8 +274,8 @@ func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err
 			SortOptions:       k.SortOptions,
 			BuildMetadata:     k.BuildMetadata,
 		}
-		if env.Prov != nil {
-			h.Provenance = env.Prov.Export(acc.Resources.Resources())
+		if h.Provenance, err = env.Observer.Carry(acc.Resources); err != nil {
+			return nil, err
 		}
 		if o := env.OpenAPI(); o != nil {
 			h.OpenAPI = &snapshot.OpenAPI{Settings: o.Settings, Schema: string(o.Schema)}
@@ -299,37 +294,19 @@ func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err
 	if opts.Stderr != nil {
 		warn = log.New(opts.Stderr, "", log.LstdFlags)
 	}
-	if env.Prov != nil {
-		err = finish.RunObserved(acc, helpers, env.Prov, warn)
-	} else {
-		err = finish.Run(acc, helpers, warn)
-	}
-	if err != nil {
+	if err := finish.Run(acc, helpers, env.Observer, warn); err != nil {
 		return nil, err
 	}
 	if err := emit.Prepare(acc.Resources, emit.Options{
 		SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata, Reorder: opts.Reorder, ManagedByLabel: opts.ManagedByLabel,
-		Log: warn,
-	}); err != nil {
+		Log: warn, Top: t.Source(),
+	}, env.Observer); err != nil {
 		return nil, err
 	}
-	if env.Prov != nil && (opts.ManagedByLabel || slices.Contains(k.BuildMetadata, types.ManagedByLabelOption)) {
-		// emit.Prepare labelled every object.
-		env.Prov.AddToAll(acc.Resources, t.ProvenanceStep("LabelTransformer",
-			[]byte(konfig.ManagedbyLabelKey+": "+emit.ManagedByValue+"\n")))
-	}
-	if env.Prov == nil {
-		if res.Manifests, err = emit.YAML(acc.Resources); err != nil {
-			return nil, err
-		}
-		return res, nil
-	}
-	fin, err := env.Prov.Finish(acc.Resources, provenance.Top{Dir: ldr.Root(), Label: opts.Label})
-	if err != nil {
+	if res.ProvenanceManifest, err = env.Observer.Finished(acc.Resources); err != nil {
 		return nil, err
 	}
-	res.ProvenanceManifest = fin.Manifest
-	if res.Manifests, err = emit.YAMLWith(acc.Resources, fin.Print); err != nil {
+	if res.Manifests, err = emit.YAML(acc.Resources, env.Observer); err != nil {
 		return nil, err
 	}
 	return res, nil

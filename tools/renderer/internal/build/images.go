@@ -9,7 +9,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/images"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 // imagePins are the images a build pins (Options.Images) by the absolute
@@ -18,11 +18,11 @@ import (
 type imagePins struct {
 	byDir map[string][]images.Resolved
 	used  map[string]bool
-	prov  *provenance.Tracker
+	obs   observe.Observer
 }
 
 // newImagePins reads the specs' files; top is the rendered directory.
-func newImagePins(fsys filesys.FileSystem, top string, specs []images.Spec, prov *provenance.Tracker) (*imagePins, error) {
+func newImagePins(fsys filesys.FileSystem, top string, specs []images.Spec, obs observe.Observer) (*imagePins, error) {
 	if len(specs) == 0 {
 		return nil, nil
 	}
@@ -30,7 +30,7 @@ func newImagePins(fsys filesys.FileSystem, top string, specs []images.Spec, prov
 	if err != nil {
 		return nil, err
 	}
-	p := &imagePins{byDir: map[string][]images.Resolved{}, used: map[string]bool{}, prov: prov}
+	p := &imagePins{byDir: map[string][]images.Resolved{}, used: map[string]bool{}, obs: obs}
 	for _, r := range rs {
 		dir := top
 		if r.Dir != "" {
@@ -44,8 +44,8 @@ func newImagePins(fsys filesys.FileSystem, top string, specs []images.Spec, prov
 }
 
 // configure appends the pins of the kustomization in root to its `images`,
-// as if its file ended with them, and tells provenance where their digests
-// came from. It is accumulate.Env.Configure: called as each file is read.
+// as if its file ended with them, and tells the observer where their
+// digests came from. It is accumulate.Env.Configure: called as each file is read.
 func (p *imagePins) configure(root string, k *load.Kustomization) {
 	rs, ok := p.byDir[root]
 	if !ok {
@@ -53,9 +53,7 @@ func (p *imagePins) configure(root string, k *load.Kustomization) {
 	}
 	images.Append(&k.Kustomization, rs)
 	p.used[root] = true
-	if p.prov != nil {
-		p.prov.PinImages(filepath.Join(root, k.FileName), images.Pinned(rs))
-	}
+	p.obs.Pinned(filepath.Join(root, k.FileName), images.Pinned(rs))
 }
 
 // checkUsed fails for pins of a directory the build never read: a typo, or a

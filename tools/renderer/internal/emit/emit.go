@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	// Log receives kustomize's warnings (kustomize prints them through the
 	// log package); nil means log's standard logger.
 	Log *log.Logger
+	// Top is the top kustomization, which observers see configure the
+	// managed-by label.
+	Top observe.Kustomization
 }
 
 // ReorderNone is the --reorder value that suppresses the final sort.
@@ -53,8 +57,9 @@ func has(list []string, s string) bool {
 	return false
 }
 
-// Prepare sorts m and strips kustomize's internal bookkeeping from it.
-func Prepare(m resmap.ResMap, o Options) error {
+// Prepare sorts m and strips kustomize's internal bookkeeping from it,
+// telling obs of the managed-by label it adds.
+func Prepare(m resmap.ResMap, o Options, obs observe.Observer) error {
 	if o.SortOptions != nil && o.Reorder != "" {
 		logger := o.Log
 		if logger == nil {
@@ -73,7 +78,13 @@ func Prepare(m resmap.ResMap, o Options) error {
 			Labels:     map[string]string{konfig.ManagedbyLabelKey: ManagedByValue},
 			FieldSpecs: []types.FieldSpec{{Path: "metadata/labels", CreateIfNotPresent: true}},
 		}
-		if err := t.Transform(m); err != nil {
+		step := &observe.Step{
+			Role: observe.Transformer, Kind: "LabelTransformer", In: o.Top, Builtin: true, Ordinal: -1,
+			Config: observe.ConfigOf([]byte(konfig.ManagedbyLabelKey + ": " + ManagedByValue + "\n")),
+			// It labels every object.
+			Report: func() func() []*resource.Resource { return m.Resources },
+		}
+		if err := obs.Step(step, m, func() error { return t.Transform(m) }); err != nil {
 			return err
 		}
 	}
@@ -91,20 +102,11 @@ func Prepare(m resmap.ResMap, o Options) error {
 	return nil
 }
 
-// YAML prints m as a `---`-separated stream.
-func YAML(m resmap.ResMap) ([]byte, error) {
-	return YAMLWith(m, nil)
-}
-
-// Post rewrites the printed form y of r, the i-th object.
-// y may be a buffer reused once Post returns: Post returns bytes of its own
-// (y itself is copied).
-type Post func(i int, r *resource.Resource, y []byte) ([]byte, error)
-
-// YAMLWith is YAML with post, when not nil, applied to each object's printed
-// form. Objects are printed in parallel: each print reads only its own
-// object, and post is called with that object only.
-func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
+// YAML prints m as a `---`-separated stream, each object with the
+// annotations obs adds (provenance's). Objects are printed in parallel:
+// each print reads only its own object, and obs is asked about that
+// object only.
+func YAML(m resmap.ResMap, obs observe.Observer) ([]byte, error) {
 	list := m.Resources()
 	outs := make([][]byte, len(list))
 	errs := make([]error, len(list))
@@ -115,17 +117,13 @@ func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			seen := entries{}
 			for {
 				i := int(next.Add(1))
 				if i >= len(list) {
 					return
 				}
-				var each func([]byte) ([]byte, error)
-				if post != nil {
-					r := list[i]
-					each = func(y []byte) ([]byte, error) { return post(i, r, y) }
-				}
-				outs[i], errs[i] = objectWith(list[i], each)
+				outs[i], errs[i] = printOne(i, list[i], obs, seen)
 			}
 		}()
 	}
@@ -145,4 +143,16 @@ func YAMLWith(m resmap.ResMap, post Post) ([]byte, error) {
 		b.Write(out)
 	}
 	return b.Bytes(), nil
+}
+
+// printOne prints r, the i-th object, with the annotations obs adds.
+func printOne(i int, r *resource.Resource, obs observe.Observer, seen entries) ([]byte, error) {
+	ann, err := obs.Annotations(i, r)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(ann) == 0:
+		return Object(r)
+	}
+	return withAnnotations(r, ann, seen)
 }

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -160,7 +161,7 @@ func TestSortErrors(t *testing.T) {
 		if order(m) != before {
 			t.Errorf("Sort(%+v) failed but reordered the map", tc.opts)
 		}
-		if err := Prepare(m, Options{SortOptions: tc.opts}); err == nil {
+		if err := Prepare(m, Options{SortOptions: tc.opts}, observe.Nop{}); err == nil {
 			t.Errorf("Prepare(%+v) succeeded", tc.opts)
 		}
 	}
@@ -387,10 +388,10 @@ func TestPrepareStripsBookkeeping(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := mapOf(t, annotated)
-			if err := Prepare(m, Options{BuildMetadata: tc.meta}); err != nil {
+			if err := Prepare(m, Options{BuildMetadata: tc.meta}, observe.Nop{}); err != nil {
 				t.Fatal(err)
 			}
-			out, err := YAML(m)
+			out, err := YAML(m, observe.Nop{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,7 +416,7 @@ func TestPrepareStripsBookkeeping(t *testing.T) {
 
 func TestYAMLStream(t *testing.T) {
 	m := mapOf(t, stream(obj("v1", "ConfigMap", "a", ""), obj("v1", "ConfigMap", "b", "")))
-	out, err := YAML(m)
+	out, err := YAML(m, observe.Nop{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +424,7 @@ func TestYAMLStream(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("YAML:\n%s\nwant:\n%s", out, want)
 	}
-	if out, err := YAML(resourcemap.New()); err != nil || len(out) != 0 {
+	if out, err := YAML(resourcemap.New(), observe.Nop{}); err != nil || len(out) != 0 {
 		t.Errorf("empty: %q %v", out, err)
 	}
 }

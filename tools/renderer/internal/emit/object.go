@@ -2,6 +2,7 @@ package emit
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,11 +25,13 @@ import (
 // keys, anchors, folded scalars, invalid UTF-8) takes kustomize's own path.
 func Object(r *resource.Resource) ([]byte, error) { return objectWith(r, nil) }
 
+// errDeclined: objectWith's post declined the printed object.
+var errDeclined = errors.New("declined")
+
 // objectWith is Object, its result passed through post when post is not
-// nil. post gets the printed bytes in a buffer that is reused once it
-// returns, so that a post that makes bytes of its own (provenance splices
-// annotations into a copy) saves Object's copy.
-func objectWith(r *resource.Resource, post func([]byte) ([]byte, error)) ([]byte, error) {
+// nil (errDeclined when post declines it). post gets the printed bytes in
+// a buffer that is reused once it returns: it returns bytes of its own.
+func objectWith(r *resource.Resource, post func([]byte) ([]byte, bool)) ([]byte, error) {
 	n := r.RNode.YNode()
 	if n != nil && n.Kind == yaml.MappingNode {
 		buf := printBuffers.Get().(*[]byte)
@@ -38,8 +41,8 @@ func objectWith(r *resource.Resource, post func([]byte) ([]byte, error)) ([]byte
 			*buf = out
 			if post == nil {
 				out = bytes.Clone(out)
-			} else if out, err = post(out); err == nil && len(out) > 0 && &out[0] == &(*buf)[0] {
-				out = bytes.Clone(out) // post returned the buffer itself
+			} else {
+				out, err = applyPost(out, nil, post)
 			}
 		}
 		printBuffers.Put(buf)
@@ -56,11 +59,15 @@ func objectWith(r *resource.Resource, post func([]byte) ([]byte, error)) ([]byte
 }
 
 // applyPost passes a printed object to post, when there is one.
-func applyPost(y []byte, err error, post func([]byte) ([]byte, error)) ([]byte, error) {
+func applyPost(y []byte, err error, post func([]byte) ([]byte, bool)) ([]byte, error) {
 	if err != nil || post == nil {
 		return y, err
 	}
-	return post(y)
+	out, ok := post(y)
+	if !ok {
+		return nil, errDeclined
+	}
+	return out, nil
 }
 
 // printBuffers hold printNode's output while it grows: one copy of the

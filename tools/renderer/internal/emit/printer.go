@@ -245,7 +245,7 @@ func (p *printer) scalar(v scalarValue, indent int, simpleKey bool) bool {
 // becomes a line break, except where the style forbids it; a single-quoted
 // scalar doubles its quotes.
 func (p *printer) folded(s string, indent int, breaks, single bool) {
-	if (!breaks || p.column+len(s) <= bestWidth) && (!single || strings.IndexByte(s, '\'') < 0) {
+	if (!breaks || p.column+len(s) <= bestWidth || strings.IndexByte(s, ' ') < 0) && (!single || strings.IndexByte(s, '\'') < 0) {
 		// No space can be past bestWidth (len counts bytes, at least one
 		// per character) and no quote to double.
 		p.out = append(p.out, s...)
@@ -428,7 +428,29 @@ func analyze(s string) (analysis, bool) {
 	if simpleText(s) {
 		return simpleAnalysis, true
 	}
+	if spaceless(s) {
+		return analyzeSpaceless(s), true
+	}
 	return analyzeText(s)
+}
+
+// spaceless reports printable ASCII text without spaces (JSON, say).
+func spaceless(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7F {
+			return false
+		}
+	}
+	return true
+}
+
+// analyzeSpaceless is analyzeText for spaceless text: with no whitespace,
+// breaks or special characters, only its indicators matter.
+func analyzeSpaceless(s string) analysis {
+	indicators := strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") ||
+		strings.IndexByte("#,[]{}&*!|>'\"%@`", s[0]) >= 0 ||
+		(len(s) == 1 && strings.IndexByte("?:-", s[0]) >= 0) || s[len(s)-1] == ':'
+	return analysis{blockPlain: !indicators, singleQuoted: true, block: true}
 }
 
 // simpleAnalysis is analyze's result for simpleText.
@@ -538,7 +560,7 @@ func isBreak(r rune) bool {
 // the string s (and that it does not look like a base 60 float, which it
 // quotes too); otherwise it prints s double-quoted.
 func plainIsString(s string) bool {
-	if s == "" || v2Keywords[s] {
+	if s == "" || len(s) <= maxKeyword && v2Keywords[s] {
 		return false
 	}
 	switch c := s[0]; {
@@ -587,6 +609,10 @@ func IsBase60Float(s string) bool { return base60Float.MatchString(s) }
 // special floats (the merge key `<<` is a plain string to its printer).
 var v2Keywords = map[string]bool{}
 
+// maxKeyword is the length of the longest of v2Keywords: longer text is
+// not looked up (hashing it costs more than the rest of the checks).
+const maxKeyword = 5
+
 func init() {
 	for _, w := range strings.Fields(`y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE
 		off Off OFF ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF`) {
@@ -622,6 +648,28 @@ func isTimestamp(s string) bool {
 // zero follows a non-zero digit, the number counts from a leading 1 so
 // that the zero is significant), then shorter numbers first.
 func keyLess(a, b string) bool {
+	// Most keys first differ at ASCII characters other than digits: there
+	// the order is that of the bytes, letters after the others.
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] && a[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(a) || i == len(b) {
+		return len(a) < len(b)
+	}
+	if ca, cb := a[i], b[i]; ca < utf8.RuneSelf && cb < utf8.RuneSelf && !isDigit(ca) && !isDigit(cb) {
+		if al, bl := isLetter(ca), isLetter(cb); al != bl {
+			return bl
+		}
+		return ca < cb
+	}
+	return keyLessRunes(a, b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// keyLessRunes is keyLess by the rules, rune by rune.
+func keyLessRunes(a, b string) bool {
 	var abuf, bbuf [128]rune
 	x, y := appendRunes(abuf[:0], a), appendRunes(bbuf[:0], b)
 	i := 0

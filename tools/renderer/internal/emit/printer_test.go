@@ -1,8 +1,10 @@
 package emit
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -200,5 +202,45 @@ func TestPrinterRefusesKeyCycles(t *testing.T) {
 	}
 	if out, ok := printNode(n, nil); ok {
 		t.Errorf("printed keys whose order is not strict:\n%s", out)
+	}
+}
+
+// TestFastPathsMatchTheRules: keyLess's and analyze's shortcuts give what
+// the full rules give, on random strings of the characters that matter.
+func TestFastPathsMatchTheRules(t *testing.T) {
+	const alphabet = "aZ09:#-?.,'\"{}[]_/é \t"
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		b := make([]byte, 0, 8)
+		for n := rng.IntN(8) + 1; len(b) < n; {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		if !utf8.Valid(b) {
+			return "x" + strings.ToValidUTF8(string(b), "y")
+		}
+		return string(b)
+	}
+	for range 100000 {
+		a, b := word(), word()
+		if rng.IntN(4) == 0 {
+			b = a + b // shared prefixes
+		}
+		if keyLess(a, b) != keyLessRunes(a, b) {
+			t.Errorf("keyLess(%q, %q) = %v, by the rules %v", a, b, keyLess(a, b), keyLessRunes(a, b))
+		}
+		if spaceless(a) {
+			want, _ := analyzeText(a)
+			if got := analyzeSpaceless(a); got != want {
+				t.Errorf("analyzeSpaceless(%q) = %+v, analyzeText %+v", a, got, want)
+			}
+		}
+	}
+}
+
+func TestMaxKeyword(t *testing.T) {
+	for w := range v2Keywords {
+		if len(w) > maxKeyword {
+			t.Errorf("%q is longer than maxKeyword", w)
+		}
 	}
 }

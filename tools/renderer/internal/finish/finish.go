@@ -15,26 +15,13 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
-// Observer learns which objects the finishing steps made an object depend
-// on (provenance).
-type Observer interface {
-	// Referred: a name reference in referrer was resolved to referral.
-	Referred(referrer, referral *resource.Resource)
-	// VarUsed: $(name) in r was replaced by value, read from source.
-	VarUsed(r *resource.Resource, name string, source *resource.Resource, value interface{})
-}
-
-// Run applies the finishing steps to acc in place; warnings go to warn (nil:
-// log's standard logger, through which kustomize prints them).
-func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers, warn *log.Logger) error {
-	return RunObserved(acc, h, nil, warn)
-}
-
-// RunObserved is Run telling obs (when not nil) what each object came to
-// depend on.
-func RunObserved(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs Observer, warn *log.Logger) error {
+// Run applies the finishing steps to acc in place, telling obs which
+// objects each object came to depend on; warnings go to warn (nil: log's
+// standard logger, through which kustomize prints them).
+func Run(acc *accumulate.Accumulation, h *resmap.PluginHelpers, obs observe.Observer, warn *log.Logger) error {
 	hash := builtins.NewHashTransformerPlugin()
 	if err := hash.Config(h, nil); err != nil {
 		return err
@@ -80,7 +67,7 @@ func dropLocalConfig(m resmap.ResMap) error {
 }
 
 // resolveVars substitutes $(VAR) references with the values vars read.
-func resolveVars(acc *accumulate.Accumulation, obs Observer, warn *log.Logger) error {
+func resolveVars(acc *accumulate.Accumulation, obs observe.Observer, warn *log.Logger) error {
 	vars := acc.Vars.AsSlice()
 	if len(vars) == 0 {
 		return nil
@@ -98,11 +85,7 @@ func resolveVars(acc *accumulate.Accumulation, obs Observer, warn *log.Logger) e
 		values[v.Name] = val
 		sources[v.Name] = src
 	}
-	var used func(r *resource.Resource, name string)
-	if obs != nil {
-		used = func(r *resource.Resource, name string) { obs.VarUsed(r, name, sources[name], values[name]) }
-	}
-	unused, err := substituteVars(acc.Resources, values, acc.Config.VarReference, used)
+	unused, err := substituteVars(acc.Resources, values, sources, acc.Config.VarReference, obs)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -31,6 +32,7 @@ func newEnv() *accumulate.Env {
 		Factory:   rmf,
 		Validator: provider.NewDefaultDepProvider().GetFieldValidator(),
 		Plugins:   types.DisabledPluginConfig(),
+		Observer:  observe.Nop{},
 	}
 }
 
@@ -359,7 +361,7 @@ func TestNameReferencesMatchKustomize(t *testing.T) {
 
 			ours := acc.DeepCopy()
 			addHashes(t, ours.Resources, h)
-			errOurs := fixNameReferences(ours.Resources, ours.Config.NameReference, nil)
+			errOurs := fixNameReferences(ours.Resources, ours.Config.NameReference, observe.Nop{})
 
 			theirs := resmap.New()
 			for _, r := range acc.DeepCopy().Resources.Resources() {
@@ -411,7 +413,7 @@ func TestNameReferencesMatchKustomize(t *testing.T) {
 func TestNameReferencesByHand(t *testing.T) {
 	acc, h := accumulateTree(t, nameRefCases[0].files, "/r/app")
 	addHashes(t, acc.Resources, h)
-	if err := fixNameReferences(acc.Resources, acc.Config.NameReference, nil); err != nil {
+	if err := fixNameReferences(acc.Resources, acc.Config.NameReference, observe.Nop{}); err != nil {
 		t.Fatal(err)
 	}
 	out := yamlOf(t, acc.Resources)
@@ -441,7 +443,7 @@ func TestNameReferencesByHand(t *testing.T) {
 		t.Logf("result:\n%s", out)
 	}
 	// Nothing to do without back references.
-	if err := fixNameReferences(acc.Resources, nil, nil); err != nil {
+	if err := fixNameReferences(acc.Resources, nil, observe.Nop{}); err != nil {
 		t.Errorf("nil back references: %v", err)
 	}
 }
@@ -501,7 +503,7 @@ spec:
 	var logs bytes.Buffer
 	saved := log.Writer()
 	log.SetOutput(&logs)
-	err := Run(acc, h, nil)
+	err := Run(acc, h, observe.Nop{}, nil)
 	log.SetOutput(saved)
 	if err != nil {
 		t.Fatal(err)
@@ -545,7 +547,7 @@ func TestVarErrors(t *testing.T) {
 				"/r/app/kustomization.yaml": "resources:\n- svc.yaml\n" + tc.vars,
 				"/r/app/svc.yaml":           svc,
 			}, "/r/app")
-			err := Run(acc, h, nil)
+			err := Run(acc, h, observe.Nop{}, nil)
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error = %v\nwant    %s", err, tc.want)
 			}
@@ -621,7 +623,7 @@ func TestRunLocalConfigAfterReferences(t *testing.T) {
 		"/r/base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n",
 		"/r/app/deploy.yaml":         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      volumes:\n      - name: v\n        configMap:\n          name: cfg\n",
 	}, "/r/app")
-	if err := Run(acc, h, nil); err != nil {
+	if err := Run(acc, h, observe.Nop{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := yamlOf(t, acc.Resources)
@@ -641,7 +643,7 @@ func TestRunFailsOnObjectsRenamedToOneID(t *testing.T) {
 		"/r/kustomization.yaml": "resources:\n- svc.yaml\npatches:\n- patch: |-\n    - op: replace\n      path: /metadata/name\n      value: a\n  target:\n    name: b\n",
 		"/r/svc.yaml":           "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n",
 	}, "/r")
-	err := Run(acc, h, nil)
+	err := Run(acc, h, observe.Nop{}, nil)
 	if want := "may not add resource with an already registered id: Service.v1.[noGrp]/a.[noNs]"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}

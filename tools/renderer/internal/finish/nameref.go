@@ -15,6 +15,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldwalk"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -22,7 +23,7 @@ import (
 // to that object's final name. It follows kustomize's name-reference
 // semantics (filters/nameref) but looks candidates up by previous name
 // instead of scanning every object for every field, which keeps it linear.
-func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, obs Observer) error {
+func fixNameReferences(m resmap.ResMap, backRefs fieldspec.NameBackReferences, obs observe.Observer) error {
 	if backRefs == nil {
 		return nil
 	}
@@ -158,7 +159,7 @@ type nameUpdate struct {
 	ref    *referrerCtx
 	target resid.Gvk
 	path   string
-	obs    Observer
+	obs    observe.Observer
 }
 
 func (u *nameUpdate) set(node *yaml.RNode) error {
@@ -200,9 +201,7 @@ func (u *nameUpdate) setScalar(node *yaml.RNode) error {
 	if err != nil || referral == nil {
 		return err
 	}
-	if u.obs != nil {
-		u.obs.Referred(u.ref.res, referral)
-	}
+	u.obs.Referred(u.ref.res, referral)
 	if referral.GetName() == old {
 		return nil
 	}
@@ -259,9 +258,7 @@ func (u *nameUpdate) setMapping(node *yaml.RNode) error {
 	if err != nil || referral == nil {
 		return err
 	}
-	if u.obs != nil {
-		u.obs.Referred(u.ref.res, referral)
-	}
+	u.obs.Referred(u.ref.res, referral)
 	if referral.GetName() == old && referral.GetNamespace() == "" {
 		return nil
 	}

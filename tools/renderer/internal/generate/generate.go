@@ -12,28 +12,23 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
-// Generator is one configured generator and the builtin kind that made it.
+// Generator is one configured generator.
 type Generator struct {
-	Kind string
-	// Config is the configuration it was given (YAML).
-	Config []byte
-	// Redacted, for a SecretGenerator, is its configuration without any
-	// secret value (literal values dropped, keys and file names kept).
-	Redacted []byte
 	// Helpers are the helpers it was configured with (and reads files through).
 	Helpers *resmap.PluginHelpers
+	// Step describes it to observers: its builtin Kind, its Config and,
+	// for a SecretGenerator, its configuration without any secret value
+	// (Redacted: literal values dropped, keys and file names kept).
+	Step observe.Step
 	resmap.Generator
 }
 
-// Builtins returns the generators declared by k, ConfigMaps first, then Secrets.
-func Builtins(k *types.Kustomization, h *resmap.PluginHelpers) ([]Generator, error) {
-	return BuiltinsEach(k, func() *resmap.PluginHelpers { return h })
-}
-
-// BuiltinsEach is Builtins with helpers made by newHelpers for each generator.
-func BuiltinsEach(k *types.Kustomization, newHelpers func() *resmap.PluginHelpers) ([]Generator, error) {
+// Builtins returns the generators declared by k, ConfigMaps first, then
+// Secrets, then Helm charts, each with helpers made by newHelpers.
+func Builtins(k *types.Kustomization, newHelpers func() *resmap.PluginHelpers) ([]Generator, error) {
 	var out []Generator
 	for _, args := range k.ConfigMapGenerator {
 		args.Options = types.MergeGlobalOptionsIntoLocal(args.Options, k.GeneratorOptions)
@@ -43,7 +38,7 @@ func BuiltinsEach(k *types.Kustomization, newHelpers func() *resmap.PluginHelper
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Generator{Kind: "ConfigMapGenerator", Config: y, Helpers: h, Generator: p})
+		out = append(out, Generator{Helpers: h, Generator: p, Step: observe.Step{Kind: "ConfigMapGenerator", Config: observe.ConfigOf(y)}})
 	}
 	for _, args := range k.SecretGenerator {
 		args.Options = types.MergeGlobalOptionsIntoLocal(args.Options, k.GeneratorOptions)
@@ -57,7 +52,7 @@ func BuiltinsEach(k *types.Kustomization, newHelpers func() *resmap.PluginHelper
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Generator{Kind: "SecretGenerator", Config: y, Redacted: red, Helpers: h, Generator: p})
+		out = append(out, Generator{Helpers: h, Generator: p, Step: observe.Step{Kind: "SecretGenerator", Config: observe.ConfigOf(y), Redacted: red}})
 	}
 	helmCharts, err := helmChartGenerators(k, newHelpers)
 	if err != nil {
@@ -88,7 +83,7 @@ func helmChartGenerators(k *types.Kustomization, newHelpers func() *resmap.Plugi
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Generator{Kind: helmsupport.Kind, Config: y, Helpers: h, Generator: p})
+		out = append(out, Generator{Helpers: h, Generator: p, Step: observe.Step{Kind: helmsupport.Kind, Config: observe.ConfigOf(y)}})
 	}
 	return out, nil
 }

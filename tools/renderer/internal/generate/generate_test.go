@@ -40,7 +40,7 @@ func generateAll(t *testing.T, gens []Generator) (kinds []string, out string) {
 	t.Helper()
 	var b strings.Builder
 	for _, g := range gens {
-		kinds = append(kinds, g.Kind)
+		kinds = append(kinds, g.Step.Kind)
 		m, err := g.Generate()
 		if err != nil {
 			t.Fatal(err)
@@ -86,7 +86,7 @@ generatorOptions:
 		"/app/conf/app.properties": "a=b\n",
 		"/app/app.env":             "FROM_ENV=1\n# comment\n",
 	})
-	gens, err := Builtins(k, h)
+	gens, err := Builtins(k, func() *resmap.PluginHelpers { return h })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ generatorOptions:
 	}
 	// Generating again gives the same objects (option merging, which
 	// like kustomize's writes into the entries' options, is idempotent).
-	gens, err = Builtins(k, h)
+	gens, err = Builtins(k, func() *resmap.PluginHelpers { return h })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ generatorOptions:
 
 func TestBuiltinsNone(t *testing.T) {
 	k, h := setup(t, "resources:\n- a.yaml\n", map[string]string{})
-	gens, err := Builtins(k, h)
+	gens, err := Builtins(k, func() *resmap.PluginHelpers { return h })
 	if err != nil || len(gens) != 0 {
 		t.Errorf("Builtins = %d generators, %v", len(gens), err)
 	}
@@ -150,7 +150,7 @@ func TestBuiltinsErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k, h := setup(t, tc.kust, map[string]string{"/outside.txt": "x"})
-			gens, err := Builtins(k, h)
+			gens, err := Builtins(k, func() *resmap.PluginHelpers { return h })
 			if err == nil {
 				// Some generators fail only when they run.
 				for _, g := range gens {

@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 // Annotation keys added to every printed object.
@@ -221,39 +223,15 @@ func stepInfo(s *Step) StepInfo {
 // annotations of each object (in output order).
 type Final struct {
 	Manifest []byte
-	ann      [][]annotation
+	ann      [][]observe.Annotation
+	slow     bool
 }
 
-// annotation is one provenance annotation; style, when not unknown, is
-// plainOrSingleQuoted's verdict on value, taken once per distinct value.
-type annotation struct {
-	key, value string
-	style      valueStyle
-}
-
-type valueStyle uint8
-
-const (
-	styleUnknown valueStyle = iota
-	stylePlain
-	styleQuoted
-	styleNeither
-)
-
-func styleOf(v string) valueStyle {
-	switch quoted, ok := plainOrSingleQuoted(v); {
-	case !ok:
-		return styleNeither
-	case quoted:
-		return styleQuoted
-	}
-	return stylePlain
-}
-
-// Finish computes the provenance of the resources of m (the final
+// finish computes the provenance of the resources of m (the final
 // objects, in output order). Their annotations are added when they are
-// printed (Final.Print).
-func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
+// printed (Final.Annotations).
+func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
+	top := t.top
 	res := m.Resources()
 	// A Secret makes everything that wrote content into it sensitive.
 	for _, r := range res {
@@ -409,12 +387,12 @@ func (t *Tracker) Finish(m resmap.ResMap, top Top) (*Final, error) {
 	}
 	sort.Slice(man.Files, func(i, j int) bool { return man.Files[i].Path < man.Files[j].Path })
 
-	fin := &Final{ann: make([][]annotation, len(res))}
+	fin := &Final{ann: make([][]observe.Annotation, len(res)), slow: t.slow}
 	dig := newDigester(man.Steps, files)
 	dig.encodeAll()
 	dig.digestAll(objs)
 	ann := newAnnotator(man.Steps)
-	all := make([]annotation, 0, 3*len(objs)) // one allocation for all
+	all := make([]observe.Annotation, 0, 3*len(objs)) // one allocation for all
 	for i := range objs {
 		var err error
 		start := len(all)
@@ -637,18 +615,18 @@ func parallel(n int, f func(int)) {
 // transformers, so each distinct value is encoded once.
 type annotator struct {
 	steps        []StepInfo
-	origins      map[originAnnotation]annotation
-	transformers map[string]annotation // by the list of step indexes
+	origins      map[originAnnotation]observe.Annotation
+	transformers map[string]observe.Annotation // by the list of step indexes
 	key, buf     []byte
 }
 
 func newAnnotator(steps []StepInfo) *annotator {
-	return &annotator{steps: steps, origins: map[originAnnotation]annotation{}, transformers: map[string]annotation{}}
+	return &annotator{steps: steps, origins: map[originAnnotation]observe.Annotation{}, transformers: map[string]observe.Annotation{}}
 }
 
 // of appends the annotations of o to out, sorted by key.
-func (a *annotator) of(o *Object, out []annotation) ([]annotation, error) {
-	out = append(out, annotation{DigestAnnotation, o.InputsDigest, stylePlain}) // sha256:HEX
+func (a *annotator) of(o *Object, out []observe.Annotation) ([]observe.Annotation, error) {
+	out = append(out, observe.Annotation{Key: DigestAnnotation, Value: o.InputsDigest}) // sha256:HEX
 	if org := o.Origin; org != nil {
 		var v originAnnotation
 		if org.Generator != nil {
@@ -666,7 +644,7 @@ func (a *annotator) of(o *Object, out []annotation) ([]annotation, error) {
 			if err != nil {
 				return nil, err
 			}
-			an = annotation{OriginAnnotation, string(b), styleOf(string(b))}
+			an = observe.Annotation{Key: OriginAnnotation, Value: string(b)}
 			a.origins[v] = an
 		}
 		out = append(out, an)
@@ -679,7 +657,7 @@ func (a *annotator) of(o *Object, out []annotation) ([]annotation, error) {
 		an, ok := a.transformers[string(a.key)]
 		if !ok {
 			a.buf = a.appendTransformers(a.buf[:0], o.Transformers)
-			an = annotation{TransformersAnnotation, string(a.buf), styleOf(string(a.buf))}
+			an = observe.Annotation{Key: TransformersAnnotation, Value: string(a.buf)}
 			a.transformers[string(a.key)] = an
 		}
 		out = append(out, an)
@@ -727,27 +705,20 @@ func stepName(s *StepInfo) string {
 // Annotate sets the provenance annotations of the i-th object on r.
 func (f *Final) Annotate(i int, r *resource.Resource) error {
 	for _, a := range f.ann[i] {
-		if err := r.PipeE(yaml.SetAnnotation(a.key, a.value)); err != nil {
+		if err := r.PipeE(yaml.SetAnnotation(a.Key, a.Value)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Print returns y, the printed form of r (the i-th object), with its
-// provenance annotations. It splices them into y, which is what setting
-// them on r and printing it again would give, without printing it again;
-// when y is not laid out as expected it does just that.
-func (f *Final) Print(i int, r *resource.Resource, y []byte) ([]byte, error) {
-	if !NoSplice {
-		if out, ok := splice(y, f.ann[i]); ok {
-			return out, nil
-		}
+// Annotations are the provenance annotations of r, the i-th object, for
+// emit to add as it prints it. Slow sets them on r instead.
+func (f *Final) Annotations(i int, r *resource.Resource) ([]observe.Annotation, error) {
+	if f.slow {
+		return nil, f.Annotate(i, r)
 	}
-	if err := f.Annotate(i, r); err != nil {
-		return nil, err
-	}
-	return r.AsYAML()
+	return f.ann[i], nil
 }
 
 // ReadManifest parses a provenance manifest.

@@ -24,6 +24,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -35,6 +36,11 @@ type Options struct {
 	// Labels maps kustomization directories (absolute, or relative to the
 	// current directory) to the Bazel labels that build them.
 	Labels map[string]string
+	// Slow is a test knob: fingerprint every object after every step
+	// (ignoring scopes and reports), and set the annotations on the
+	// objects rather than have emit splice them in. Results must not
+	// change.
+	Slow bool
 }
 
 // File is one input file, by its path relative to the workspace root.
@@ -159,10 +165,14 @@ type varUse struct {
 	redacted bool
 }
 
-// Tracker holds the provenance of one build.
+// Tracker holds the provenance of one build. It is the build's
+// observe.Observer (observer.go).
 type Tracker struct {
 	fs      filesys.FileSystem
 	root    string
+	top     Top
+	slow    bool
+	final   *Final
 	labels  map[string]string
 	files   map[string]*File
 	records map[*resource.Resource]*Record
@@ -176,25 +186,21 @@ type Tracker struct {
 
 // PinnedImage is an `images` entry the build appended (krm --image) and
 // the source of its digest (a Bazel label).
-type PinnedImage struct {
-	Name    string `json:"name"`
-	NewName string `json:"newName,omitempty"`
-	Digest  string `json:"digest,omitempty"`
-	Source  string `json:"source,omitempty"`
-}
+type PinnedImage = observe.PinnedImage
 
-// PinImages records the images the build appended to the kustomization
+// Pinned records the images the build appended to the kustomization
 // file kustFile (absolute): the ImageTagTransformer step it configures
 // lists them.
-func (t *Tracker) PinImages(kustFile string, imgs []PinnedImage) {
+func (t *Tracker) Pinned(kustFile string, imgs []PinnedImage) {
 	if t.pinned == nil {
 		t.pinned = map[string][]PinnedImage{}
 	}
 	t.pinned[t.Rel(kustFile)] = imgs
 }
 
-// New returns a tracker reading files (for hashes) from fs.
-func New(fs filesys.FileSystem, o Options) (*Tracker, error) {
+// New returns a tracker of the build of top, reading files (for hashes)
+// from fs. top's label applies unless o.Labels names its directory.
+func New(fs filesys.FileSystem, o Options, top Top) (*Tracker, error) {
 	root := o.WorkspaceRoot
 	if root == "" {
 		root = "."
@@ -206,6 +212,8 @@ func New(fs filesys.FileSystem, o Options) (*Tracker, error) {
 	t := &Tracker{
 		fs:      fs,
 		root:    filepath.Clean(abs),
+		top:     top,
+		slow:    o.Slow,
 		labels:  map[string]string{},
 		files:   map[string]*File{},
 		records: map[*resource.Resource]*Record{},
@@ -215,6 +223,11 @@ func New(fs filesys.FileSystem, o Options) (*Tracker, error) {
 	}
 	for dir, label := range o.Labels {
 		if err := t.SetLabel(dir, label); err != nil {
+			return nil, err
+		}
+	}
+	if top.Label != "" {
+		if err := t.setDefaultLabel(top.Dir, top.Label); err != nil {
 			return nil, err
 		}
 	}
@@ -231,8 +244,8 @@ func (t *Tracker) SetLabel(dir, label string) error {
 	return nil
 }
 
-// SetDefaultLabel records label for dir unless the label map names it.
-func (t *Tracker) SetDefaultLabel(dir, label string) error {
+// setDefaultLabel records label for dir unless the label map names it.
+func (t *Tracker) setDefaultLabel(dir, label string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -443,7 +456,7 @@ func (t *Tracker) Before(m resmap.ResMap) []*resource.Resource {
 // resources in scope (nil for a step that reports its changes, or one that
 // changes none): only those are fingerprinted.
 func (t *Tracker) BeforeScoped(m resmap.ResMap, scope []*resource.Resource) []*resource.Resource {
-	if FullWalks {
+	if t.slow {
 		return t.Before(m)
 	}
 	t.fingerprintStale(scope)
@@ -473,14 +486,14 @@ func (t *Tracker) After(m resmap.ResMap, before []*resource.Resource, s *Step) {
 // resources in scope (others it can only have added or removed): only
 // those are fingerprinted.
 func (t *Tracker) AfterScoped(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource) {
-	t.after(m, before, s, scope, !FullWalks)
+	t.after(m, before, s, scope, !t.slow)
 }
 
 // AfterReported is After for a step that reported exactly the resources
 // whose content it changed: nothing is fingerprinted, and theirs are taken
 // again only when a later step needs them.
 func (t *Tracker) AfterReported(m resmap.ResMap, before []*resource.Resource, s *Step, changed []*resource.Resource) {
-	if FullWalks {
+	if t.slow {
 		t.after(m, before, s, nil, false)
 		return
 	}
@@ -498,11 +511,6 @@ func current(m resmap.ResMap) []*resource.Resource {
 	}
 	return m.Resources()
 }
-
-// Test knobs: FullWalks fingerprints every resource after every step
-// (ignoring scopes and reports); NoSplice prints annotations the slow way.
-// Results must not depend on either.
-var FullWalks, NoSplice bool
 
 // fingerprints fingerprints res, in parallel when there are many.
 func fingerprints(res []*resource.Resource) []uint64 {

@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 var rf = resource.NewFactory(&hasher.Hasher{})
@@ -26,86 +24,6 @@ func res(t *testing.T, y string) *resource.Resource {
 		t.Fatalf("%v (%d)", err, len(rs))
 	}
 	return rs[0]
-}
-
-// TestSpliceMatchesSlowPath: splicing the annotations into printed YAML
-// gives the bytes that setting them and printing again gives, for objects
-// of every layout splice accepts; for the others it declines.
-func TestSpliceMatchesSlowPath(t *testing.T) {
-	ann := []annotation{
-		{key: DigestAnnotation, value: "sha256:" + strings.Repeat("ab", 32)},
-		{key: OriginAnnotation, value: `{"path":"a/b.yaml","label":"//a:b"}`},
-		{key: TransformersAnnotation, value: `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
-	}
-	for _, y := range []string{
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: y\n  labels:\n    a: b\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    a: b\n    zz: |\n      multi\n\n      line\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/a: b\n    provenance.rules-krm.dev/z: b\n    q: \"1\"\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    prov9: x\n    provenance10: y\n    provenance.rules-krm.dev/inputs: z\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  finalizers:\n  - a\n  aaa: b\n",
-		"kind: List\nmetadata:\n  name: x\n  annotations:\n    long: " + strings.Repeat("word ", 40) + "\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    " + strings.Repeat("k", 140) + ": v\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    'a: b': v\n",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/origin: old\n",
-	} {
-		r := res(t, y)
-		printed, err := r.AsYAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		spliced, ok := splice(printed, ann)
-		slow := r.DeepCopy()
-		for _, a := range ann {
-			if err := slow.PipeE(yaml.SetAnnotation(a.key, a.value)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := slow.AsYAML()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok && string(spliced) != string(want) {
-			t.Errorf("splice differs from the slow path:\n%s\nwant:\n%s", spliced, want)
-		}
-		f := &Final{ann: [][]annotation{ann}}
-		got, err := f.Print(0, r.DeepCopy(), printed)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("Print (splice ok=%v): %v\n%s\nwant:\n%s", ok, err, got, want)
-		}
-	}
-	// Values splice cannot print are left to the slow path.
-	for _, v := range []string{"has space", "it's", "ünïcode", `{"a":"b c"}`, "sha256:xyz"} {
-		if _, ok := plainOrSingleQuoted(v); ok {
-			t.Errorf("plainOrSingleQuoted(%q) accepted", v)
-		}
-	}
-}
-
-func TestYamlLessIsYamlV2Order(t *testing.T) {
-	keys := []string{
-		"provenance.rules-krm.dev/origin", "provenance.rules-krm.dev/inputs-digest", "provenance.rules-krm.dev/transformers",
-		"a10", "a9", "a09", "A", "a", "_x", "x_", "config.kubernetes.io/origin", "app.kubernetes.io/name", "b-1", "b.1", "b1", "", "1", "10", "2",
-	}
-	mm := map[string]int{}
-	for i, k := range keys {
-		mm[k] = i
-	}
-	// sigs.k8s.io/yaml, which prints objects, orders keys as yaml.v2 does.
-	out, err := sigsyaml.Marshal(mm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var order []string
-	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		k := l[:strings.LastIndex(l, ":")]
-		order = append(order, strings.Trim(k, `"'`))
-	}
-	got := append([]string(nil), keys...)
-	sort.SliceStable(got, func(i, j int) bool { return yamlLess(got[i], got[j]) })
-	if fmt.Sprint(got) != fmt.Sprint(order) {
-		t.Errorf("yamlLess order\n%v\nyaml.v2 order\n%v", got, order)
-	}
 }
 
 func TestSplitDocsSpans(t *testing.T) {

@@ -12,6 +12,7 @@ package snapshot
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -25,7 +26,6 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -59,8 +59,9 @@ type Header struct {
 	// keeps the first one for the whole build).
 	OpenAPI *OpenAPI `json:"openapi,omitempty"`
 	// Provenance is the provenance of the resources (docs/provenance.md),
-	// present only when rendered with provenance.
-	Provenance *provenance.SnapshotData `json:"provenance,omitempty"`
+	// present only when rendered with provenance: what the build's
+	// observer carried (provenance.SnapshotData, as JSON).
+	Provenance json.RawMessage `json:"provenance,omitempty"`
 	// Files are the files of a Component (kustomizationKind Component) and
 	// of the components it names: a component acts on its parent's
 	// resources, so the parent applies it from these files. Empty for a
@@ -269,7 +270,7 @@ func Decode(data []byte) (*Snapshot, error) {
 		return nil, fmt.Errorf("malformed snapshot: %w", err)
 	}
 	acc.Resources = m
-	acc.Provenance = h.Provenance
+	acc.Observed = h.Provenance
 	return &Snapshot{Header: h, Accumulation: acc}, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 )
 
@@ -109,7 +110,7 @@ func accumulated(t *testing.T, files map[string]string, dir string) (*accumulate
 
 func rawYAML(t *testing.T, m resmap.ResMap) string {
 	t.Helper()
-	b, err := emit.YAML(m)
+	b, err := emit.YAML(m, observe.Nop{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +220,10 @@ func finished(t *testing.T, acc *accumulate.Accumulation) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins), nil); err != nil {
+	if err := finish.Run(acc, resmap.NewPluginHelpers(ldr, env.Validator, env.Factory, env.Plugins), observe.Nop{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := emit.Prepare(acc.Resources, emit.Options{}); err != nil {
+	if err := emit.Prepare(acc.Resources, emit.Options{}, observe.Nop{}); err != nil {
 		t.Fatal(err)
 	}
 	return rawYAML(t, acc.Resources)

@@ -7,13 +7,10 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
-// reportTo has the transformer added last list its changes in c, when
-// changes are reported.
+// reportTo has the transformer added last offer to list its changes in c
+// (Step.Report).
 func (b *builder) reportTo(c *changes) {
-	if b.report {
-		c.on = true
-		b.out[len(b.out)-1].Changed = c.list
-	}
+	b.out[len(b.out)-1].Step.Report = c.arm
 }
 
 // changes are the resources a transformer changed, listed as it runs when
@@ -21,6 +18,12 @@ func (b *builder) reportTo(c *changes) {
 type changes struct {
 	on      bool
 	changed []*resource.Resource
+}
+
+// arm turns listing on; the function it returns gives the list.
+func (c *changes) arm() func() []*resource.Resource {
+	c.on = true
+	return c.list
 }
 
 func (c *changes) list() []*resource.Resource { return c.changed }

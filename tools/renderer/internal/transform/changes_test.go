@@ -27,45 +27,46 @@ var reporting = map[string]bool{
 // by kind, how many objects were changed and how many left alone.
 func checkChanged(t *testing.T, k *types.Kustomization, objs string) (changed, same map[string]int) {
 	t.Helper()
-	ts, err := BuiltinsEach(k, fieldspec.Defaults(), func() *resmap.PluginHelpers { return helpers(t, nil) })
+	ts, err := Builtins(k, fieldspec.Defaults(), func() *resmap.PluginHelpers { return helpers(t, nil) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	m, _ := pair(t, objs)
 	changed, same = map[string]int{}, map[string]int{}
 	for _, tr := range ts {
-		if !reporting[tr.Kind] {
+		if !reporting[tr.Step.Kind] {
 			continue
 		}
-		if tr.Changed == nil {
-			t.Errorf("%s does not report its changes", tr.Kind)
+		if tr.Step.Report == nil {
+			t.Errorf("%s does not report its changes", tr.Step.Kind)
 			continue
 		}
+		changes := tr.Step.Report()
 		list := m.Resources()
 		before := make([]uint64, len(list))
 		for i, r := range list {
 			before[i] = fingerprint.Of(r.RNode.YNode())
 		}
 		if err := tr.Transform(m); err != nil {
-			t.Fatalf("%s: %v", tr.Kind, err)
+			t.Fatalf("%s: %v", tr.Step.Kind, err)
 		}
 		reported := map[*resource.Resource]bool{}
-		for _, r := range tr.Changed() {
+		for _, r := range changes() {
 			if reported[r] {
-				t.Errorf("%s reports %s twice", tr.Kind, r.CurId())
+				t.Errorf("%s reports %s twice", tr.Step.Kind, r.CurId())
 			}
 			reported[r] = true
 		}
 		for i, r := range list {
 			moved := fingerprint.Of(r.RNode.YNode()) != before[i]
 			if moved {
-				changed[tr.Kind]++
+				changed[tr.Step.Kind]++
 			} else {
-				same[tr.Kind]++
+				same[tr.Step.Kind]++
 			}
 			if moved != reported[r] {
 				y, _ := r.AsYAML()
-				t.Errorf("%s changed %s: %v, reported %v\n%s", tr.Kind, r.OrgId(), moved, reported[r], y)
+				t.Errorf("%s changed %s: %v, reported %v\n%s", tr.Step.Kind, r.OrgId(), moved, reported[r], y)
 			}
 		}
 	}

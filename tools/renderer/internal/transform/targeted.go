@@ -14,7 +14,7 @@ func (b *builder) target(target *types.Selector) {
 	}
 	last := &b.out[len(b.out)-1]
 	t := &targeted{Transformer: last.Transformer, target: *target}
-	last.Transformer, last.Scope = t, t.scope
+	last.Transformer, last.Step.Scope = t, t.scope
 }
 
 // targeted is a patch with a target whose scope, selected right before it

@@ -13,57 +13,44 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
-// Transformer is one configured transformer, the builtin kind that made it
-// and the kustomization field that asked for it (for error messages).
+// Transformer is one configured transformer and the kustomization field
+// that asked for it (for error messages).
 type Transformer struct {
-	Kind  string
 	Field string
 	// Steps is how many kustomize transformers this one stands for (each
 	// adds an entry to the transformations annotation); 0 means 1.
 	Steps int
-	// Config is the configuration it was given (YAML), for provenance.
-	Config []byte
 	// Helpers are the helpers it was configured with (nil if none).
 	Helpers *resmap.PluginHelpers
-	// Scope, when set, returns (right before the transformer runs) every
-	// resource of m it can change in place, by the same selection it makes
-	// itself; provenance then fingerprints only those.
-	Scope func(m resmap.ResMap) ([]*resource.Resource, error)
-	// Changed, when set, returns (after the transformer ran) exactly the
-	// resources whose printed content it changed, kustomize's internal
-	// annotations included (as package fingerprint sees it); provenance
-	// then fingerprints none for this step.
-	Changed func() []*resource.Resource
+	// Step describes it to observers: its builtin Kind, its Config, and
+	// its Scope or Report where it can tell them.
+	Step observe.Step
 	resmap.Transformer
 }
 
 type builder struct {
 	newHelpers func() *resmap.PluginHelpers
-	// keepConfig records each transformer's YAML configuration (for
-	// provenance); without it, plugins that take plain values are
-	// configured without the YAML round trip.
-	keepConfig bool
-	// report has the transformers that can list what they changed do so.
-	report bool
-	out    []Transformer
+	out        []Transformer
 }
 
 // addConfigured adds p, already configured with the values config(fss)
-// holds; its YAML is made only when configurations are kept, without a
-// round trip through the plugin's Config.
+// holds; its YAML is made only when an observer asks, without a round trip
+// through the plugin's Config.
 func (b *builder) addConfigured(kind string, p resmap.TransformerPlugin, config func([]types.FieldSpec) interface{}, fss []types.FieldSpec) error {
-	t := Transformer{Kind: kind, Field: kind, Transformer: p}
-	if b.keepConfig {
-		y, err := configYAML(config, fss)
-		if err != nil {
-			return fmt.Errorf("builtin %s marshal: %w", kind, err)
-		}
-		t.Config = y
-	}
-	b.out = append(b.out, t)
+	b.out = append(b.out, Transformer{Field: kind, Transformer: p, Step: observe.Step{
+		Kind: kind,
+		Config: func() ([]byte, error) {
+			y, err := configYAML(config, fss)
+			if err != nil {
+				return nil, fmt.Errorf("builtin %s marshal: %w", kind, err)
+			}
+			return y, nil
+		},
+	}})
 	return nil
 }
 
@@ -86,21 +73,20 @@ func (b *builder) addField(kind, field string, p resmap.TransformerPlugin, confi
 	if field == "" {
 		field = kind
 	}
-	b.out = append(b.out, Transformer{Kind: kind, Field: field, Config: y, Helpers: h, Transformer: p})
+	b.out = append(b.out, Transformer{Field: field, Helpers: h, Transformer: p, Step: observe.Step{Kind: kind, Config: observe.ConfigOf(y)}})
 	return nil
 }
 
-// Builtins returns the transformers declared by the fields of k, configured
-// with the field specs in cfg.
-func Builtins(k *types.Kustomization, cfg *fieldspec.Config, h *resmap.PluginHelpers) ([]Transformer, error) {
-	return builtinsWith(&builder{newHelpers: func() *resmap.PluginHelpers { return h }}, k, cfg)
+// marshalled is a Step.Config marshalling v when asked.
+func marshalled(v interface{}) func() ([]byte, error) {
+	return func() ([]byte, error) { return yaml.Marshal(v) }
 }
 
-// BuiltinsEach is Builtins with helpers made by newHelpers for each
-// transformer that reads files, every configuration kept (Config), and
-// changes reported (Changed) where the transformer can list them.
-func BuiltinsEach(k *types.Kustomization, cfg *fieldspec.Config, newHelpers func() *resmap.PluginHelpers) ([]Transformer, error) {
-	return builtinsWith(&builder{newHelpers: newHelpers, keepConfig: true, report: true}, k, cfg)
+// Builtins returns the transformers declared by the fields of k, configured
+// with the field specs in cfg and helpers made by newHelpers for each one
+// that reads files.
+func Builtins(k *types.Kustomization, cfg *fieldspec.Config, newHelpers func() *resmap.PluginHelpers) ([]Transformer, error) {
+	return builtinsWith(&builder{newHelpers: newHelpers}, k, cfg)
 }
 
 func builtinsWith(b *builder, k *types.Kustomization, cfg *fieldspec.Config) ([]Transformer, error) {
@@ -130,7 +116,7 @@ func nothing(resmap.ResMap) ([]*resource.Resource, error) { return nil, nil }
 
 // setScope sets the scope of the transformer added last.
 func (b *builder) setScope(f func(resmap.ResMap) ([]*resource.Resource, error)) {
-	b.out[len(b.out)-1].Scope = f
+	b.out[len(b.out)-1].Step.Scope = f
 }
 
 func patches(b *builder, k *types.Kustomization, _ *fieldspec.Config) error {
@@ -160,15 +146,12 @@ func namespaceStep(b *builder, k *types.Kustomization, cfg *fieldspec.Config) er
 	if k.Namespace == "" {
 		return nil
 	}
-	y, err := yaml.Marshal(struct {
+	config := marshalled(struct {
 		Namespace  string            `json:"namespace"`
 		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
 	}{k.Namespace, cfg.NameSpace})
-	if err != nil {
-		return err
-	}
 	t := &setNamespace{namespace: k.Namespace, fss: cfg.NameSpace}
-	b.out = append(b.out, Transformer{Kind: "NamespaceTransformer", Field: "namespace", Config: y, Transformer: t})
+	b.out = append(b.out, Transformer{Field: "namespace", Transformer: t, Step: observe.Step{Kind: "NamespaceTransformer", Config: config}})
 	b.reportTo(&t.changes)
 	return nil
 }
@@ -324,17 +307,14 @@ func images(b *builder, k *types.Kustomization, cfg *fieldspec.Config) error {
 	if len(k.Images) == 0 {
 		return nil
 	}
-	y, err := yaml.Marshal(struct {
+	config := marshalled(struct {
 		Images     []types.Image     `json:"images"`
 		FieldSpecs []types.FieldSpec `json:"fieldSpecs,omitempty"`
 	}{k.Images, cfg.Images})
-	if err != nil {
-		return err
-	}
 	t := newImageTags(k.Images, cfg.Images)
 	b.out = append(b.out, Transformer{
-		Kind: "ImageTagTransformer", Field: "images", Steps: len(k.Images), Config: y,
-		Transformer: t,
+		Field: "images", Steps: len(k.Images), Transformer: t,
+		Step: observe.Step{Kind: "ImageTagTransformer", Config: config},
 	})
 	b.reportTo(&t.changes)
 	return nil

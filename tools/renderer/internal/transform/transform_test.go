@@ -443,13 +443,15 @@ patches:
 patchesStrategicMerge:
 - p.yaml
 `)
-	ts, err := Builtins(k, fieldspec.Defaults(), helpers(t, map[string]string{"/app/p.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"}))
+	ts, err := Builtins(k, fieldspec.Defaults(), func() *resmap.PluginHelpers {
+		return helpers(t, map[string]string{"/app/p.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, tr := range ts {
-		got = append(got, tr.Kind+"("+tr.Field+")")
+		got = append(got, tr.Step.Kind+"("+tr.Field+")")
 	}
 	want := []string{
 		"PatchStrategicMergeTransformer(patchesStrategicMerge [p.yaml])",
@@ -471,17 +473,17 @@ patchesStrategicMerge:
 		t.Errorf("transformers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for _, tr := range ts {
-		if tr.Kind == "ImageTagTransformer" && tr.Steps != 2 {
+		if tr.Step.Kind == "ImageTagTransformer" && tr.Steps != 2 {
 			t.Errorf("images Steps = %d, want 2 (one per entry)", tr.Steps)
 		}
 	}
 	// Nothing asked, nothing configured.
-	if ts, err := Builtins(kustomization(t, "resources: [a.yaml]\n"), fieldspec.Defaults(), helpers(t, nil)); err != nil || len(ts) != 0 {
+	if ts, err := Builtins(kustomization(t, "resources: [a.yaml]\n"), fieldspec.Defaults(), func() *resmap.PluginHelpers { return helpers(t, nil) }); err != nil || len(ts) != 0 {
 		t.Errorf("empty kustomization: %d transformers, %v", len(ts), err)
 	}
 	// commonLabels alone still makes one LabelTransformer; labels alone
 	// adds the (empty) commonLabels one, like kustomize.
-	ts, err = Builtins(kustomization(t, "labels:\n- pairs:\n    a: b\n"), fieldspec.Defaults(), helpers(t, nil))
+	ts, err = Builtins(kustomization(t, "labels:\n- pairs:\n    a: b\n"), fieldspec.Defaults(), func() *resmap.PluginHelpers { return helpers(t, nil) })
 	if err != nil || len(ts) != 2 {
 		t.Errorf("labels only: %d transformers, %v", len(ts), err)
 	}
@@ -496,7 +498,7 @@ func TestBuiltinsErrors(t *testing.T) {
 		{"strategic merge file missing", "patchesStrategicMerge:\n- missing.yaml\n", "patchesStrategicMerge [missing.yaml]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Builtins(kustomization(t, tc.kust), fieldspec.Defaults(), helpers(t, nil))
+			_, err := Builtins(kustomization(t, tc.kust), fieldspec.Defaults(), func() *resmap.PluginHelpers { return helpers(t, nil) })
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v, want it to name %q", err, tc.want)
 			}
