@@ -49,7 +49,7 @@ rm -rf "$work/dl" "$work/dl-b"
 for p in ${PLATFORMS//,/ }; do
   f=krm-$VERSION-$p.tar.gz
   cmp "$work/dl/v$VERSION/$f" "$work/dl-b/$f" || fail "$f differs between two builds of the same sources"
-  [[ $(tar -tzf "$work/dl/v$VERSION/$f" | tr '\n' ' ') == "krm krm_golden krm_nohelm " ]] ||
+  [[ $(tar -tzf "$work/dl/v$VERSION/$f" | tr '\n' ' ') == "krm krm_golden krm_helm krm_nohelm " ]] ||
     fail "$f holds $(tar -tzf "$work/dl/v$VERSION/$f" | tr '\n' ' ')"
 done
 grep -q "\"$VERSION\": {" "$work/a/rules/private/versions.bzl" || fail "release.sh did not write versions.bzl"

@@ -2,7 +2,8 @@
 # Builds the release archives of rules_krm (docs/releasing.md):
 #   scripts/release.sh [--platforms=P,...] [--no-edit] VERSION OUTDIR
 #     the prebuilt renderer, krm-VERSION-PLATFORM.tar.gz for each platform (default: all of
-#     linux_amd64 linux_arm64 darwin_amd64 darwin_arm64), each holding krm, krm_nohelm and
+#     linux_amd64 linux_arm64 darwin_amd64 darwin_arm64), each holding krm (the command
+#     users run), krm_helm (the full renderer it hands charts and clusters to), krm_nohelm and
 #     krm_golden; OUTDIR/SHA256SUMS and OUTDIR/versions-VERSION.bzl (the entry of the
 #     integrity table, also printed). Then, unless --no-edit, writes that entry into
 #     rules/private/versions.bzl (replacing an entry of VERSION) and VERSION into
@@ -91,11 +92,15 @@ for p in $(printf '%s\n' "${platforms[@]}" | sort -u); do
   echo "== krm $version for $p ($goversion)" >&2
   dir=$stage/$p
   mkdir -p "$dir"
-  build "$p" -o "$dir/krm" ./tools/renderer
+  # krm links neither Helm nor client-go and starts faster than kustomize; a chart, a cluster
+  # command or a persistent worker makes it exec krm_helm, the full renderer beside it
+  # (tools/renderer/helm_helper.go). Bazel's toolchain runs krm_helm and krm_nohelm directly.
+  build "$p" -tags krm_lazyhelm -o "$dir/krm" ./tools/renderer
+  build "$p" -o "$dir/krm_helm" ./tools/renderer
   build "$p" -tags krm_nohelm -o "$dir/krm_nohelm" ./tools/renderer
   build "$p" -o "$dir/krm_golden" ./rules/private/golden
   archive=krm-$version-$p.tar.gz
-  deterministic_tgz "$dir" "$out/$archive" krm krm_golden krm_nohelm
+  deterministic_tgz "$dir" "$out/$archive" krm krm_golden krm_helm krm_nohelm
   (cd "$out" && sha256sum "$archive") >>"$out/SHA256SUMS.$$"
   entry+="        \"$p\": \"$(integrity "$out/$archive")\","$'\n'
 done
