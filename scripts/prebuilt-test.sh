@@ -19,8 +19,9 @@
 #   4. a wrong integrity in versions.bzl fails the fetch with Bazel's checksum error;
 #   5. the root module's krm.toolchain tag: `urls` downloads from a mirror; a `version`
 #      without an entry in versions.bzl fails with the message naming the fix;
-#   6. e2e/bzlmod, the README's consumer with Gazelle, on copy A (scripts/e2e-test.sh), and
-#      copies of it holding the real trees of e2e/gazelle/testdata (scripts/gazelle-e2e-test.sh):
+#   6. e2e/bzlmod, the README's consumer with Gazelle, on copy A (TestE2E of
+#      tools/testing/integration), and copies of it holding the real trees of
+#      e2e/gazelle/testdata (TestGazelleE2E):
 #      a module set up from the README alone renders real trees with Gazelle.
 # Nothing is downloaded from outside (Bazel's rc of these machines points every module at
 # local copies; the downloader config blocks every other host).
@@ -223,8 +224,7 @@ grep -q "rules_krm has no prebuilt krm \"9.9.9\" for $host (released: $VERSION;"
   { tail -20 "$work/missing.log" >&2 && fail "a version without a release failed without naming the fix"; }
 "$BAZEL" shutdown
 
-step "e2e/bzlmod with the prebuilt renderer (scripts/e2e-test.sh)"
-KRM_E2E_RULES_KRM=$work/a KRM_E2E_RENDERER=prebuilt KRM_E2E_FLAGS="${flags[*]}" "$ROOT/scripts/e2e-test.sh"
-step "Gazelle on whole trees in copies of e2e/bzlmod with the prebuilt renderer (scripts/gazelle-e2e-test.sh)"
-KRM_E2E_RULES_KRM=$work/a KRM_E2E_RENDERER=prebuilt KRM_E2E_FLAGS="${flags[*]}" "$ROOT/scripts/gazelle-e2e-test.sh"
+step "e2e/bzlmod, and Gazelle on whole trees in copies of it, with the prebuilt renderer (TestE2E, TestGazelleE2E)"
+(cd "$ROOT" && KRM_E2E_RULES_KRM=$work/a KRM_E2E_RENDERER=prebuilt KRM_E2E_FLAGS="${flags[*]}" \
+  go test -tags bazel -timeout 60m -count=1 -v -run '^(TestE2E|TestGazelleE2E)$' ./tools/testing/integration)
 step "passed"

@@ -41,12 +41,16 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   # Bazel 7.7.1 with bzlmod (scripts/install-bazel.sh: on these machines a Debian sid chroot).
   echo "== bazel test //... (Bazel 7.7.1, bzlmod; then --config=strict, Bazel 8 and 9 behaviour)"
   scripts/bazel-test.sh
-  echo "== bazel: rule errors (scripts/rules-test.sh)"
-  scripts/rules-test.sh
-  echo "== bazel: incrementality (scripts/incrementality-test.sh)"
-  scripts/incrementality-test.sh
-  echo "== bazel: disk cache across output bases (scripts/cache-test.sh)"
-  scripts/cache-test.sh
+  # The integration tests in Go (tools/testing/integration, build tag bazel) drive Bazel
+  # themselves, one stage each (-v: every check they pass is logged).
+  integration=(go test -tags bazel -timeout 60m -count=1 -v ./tools/testing/integration)
+  go vet -tags bazel ./tools/testing/...
+  echo "== bazel: rule errors (TestRules*)"
+  "${integration[@]}" -run '^TestRules'
+  echo "== bazel: incrementality (TestIncrementality)"
+  "${integration[@]}" -run '^TestIncrementality$'
+  echo "== bazel: disk cache across output bases (TestDiskCache)"
+  "${integration[@]}" -run '^TestDiskCache$'
   echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (scripts/prebuilt-test.sh, e2e-test.sh, gazelle-e2e-test.sh)"
   scripts/prebuilt-test.sh
   echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
