@@ -2,8 +2,9 @@
 # Runs every test of rules_krm: Go unit and differential tests, the tests against a real
 # kube-apiserver, the check that the goldens still equal a fresh kustomize v5.8.2 run, lint,
 # and the Bazel tests with Bazel 7.7.1 and bzlmod (bazel test //..., also with Bazel 8 and 9
-# behaviour; rule errors, incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod
-# consumer, Gazelle on whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
+# behaviour; then the Go integration tests of tools/testing/integration: rule errors,
+# incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod consumer, Gazelle on
+# whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
 # Installs what it needs (kustomize and buildifier into .bin/, kube-apiserver and etcd built
 # from Go modules, Bazel 7.7.1 in a Debian sid chroot, Debian's nginx).
 set -euo pipefail
@@ -51,8 +52,8 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   "${integration[@]}" -run '^TestIncrementality$'
   echo "== bazel: disk cache across output bases (TestDiskCache)"
   "${integration[@]}" -run '^TestDiskCache$'
-  echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (scripts/prebuilt-test.sh, e2e-test.sh, gazelle-e2e-test.sh)"
-  scripts/prebuilt-test.sh
+  echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (TestPrebuilt)"
+  "${integration[@]}" -run '^TestPrebuilt$'
   echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
   scripts/remote-cache-test.sh
   echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh, docs/pr-diffs.md)"
