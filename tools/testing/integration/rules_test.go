@@ -125,6 +125,9 @@ func TestRulesValidateFailures(t *testing.T) {
 		{"//rules/tests/validate:misspelt_validate_test", []string{
 			`rules/tests/validate/misspelt_manifests.yaml:7: Deployment/shop/web: spec.replica: unknown field "spec.replica"`,
 			"1 objects, 1 invalid", `<testcase name="Deployment/shop/web"`, `<failure message="1 errors; first: spec.replica: unknown field`}},
+		// With provenance, the error starts with the source line of the field.
+		{"//rules/tests/validate:misspelt_provenance_validate_test", []string{
+			`rules/tests/validate/misspelt/deploy.yaml:6: Deployment/shop/web: spec.replica: unknown field "spec.replica" (rendered at rules/tests/validate/misspelt_provenance_manifests.yaml:`}},
 		{"//rules/tests/validate:custom_strict_validate_test", []string{
 			"Widget/shop/blue: no schema for example.com/v1 Widget", "Gadget/shop/anything: no schema for gadgets.example.com/v1alpha1 Gadget",
 			"2 objects, 2 invalid"}},
