@@ -54,8 +54,13 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   "${integration[@]}" -run '^TestDiskCache$'
   echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (TestPrebuilt)"
   "${integration[@]}" -run '^TestPrebuilt$'
-  echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
-  scripts/remote-cache-test.sh
+  # Debian's nginx has the WebDAV module; the test runs nginx itself, never the package's
+  # system service.
+  if ! command -v nginx >/dev/null 2>&1; then
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx
+  fi
+  echo "== bazel: remote cache across checkouts (TestRemoteCache)"
+  "${integration[@]}" -run '^TestRemoteCache$'
   echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh, docs/pr-diffs.md)"
   scripts/prdiff-test.sh
   go test -tags 'apiserver bazel_e2e' -count=1 -timeout 60m ./e2e/deliver # run targets //examples/deploy:prod.apply, .diff, .delete against a real API server (docs/rules.md)
