@@ -30,8 +30,9 @@ echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
 echo "== differential fuzzer: 100 random trees, fixed seeds, one shot and level by level, against kustomize v5.8.2; provenance with and without its fast paths (tools/renderer/fuzzdiff)"
 go run ./tools/renderer/fuzzdiff -seed 1 -n 100 -levels -provenance
-echo "== example goldens equal a fresh kustomize v5.8.2 run"
-scripts/check-example-goldens.sh
+echo "== example goldens equal a fresh kustomize v5.8.2 run (TestExampleGoldens)"
+go vet -tags oracle ./tools/testing/examplegoldens
+go test -tags oracle -count=1 -v ./tools/testing/examplegoldens
 if [[ -x scripts/buildifier.sh ]]; then
   echo "== buildifier"
   scripts/buildifier.sh

@@ -117,3 +117,32 @@ func tail(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// ReadFile is the text of the file at path; the test fails if it cannot be read.
+func ReadFile(t T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return string(b)
+}
+
+// FirstDifference shows the first line where got differs from want (for messages about
+// outputs that must be byte-identical).
+func FirstDifference(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
+		}
+	}
+	return "(same lines)"
+}

@@ -4,7 +4,6 @@ package integration
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -17,11 +16,7 @@ import (
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return bazeltest.ReadFile(t, path)
 }
 
 // kustomizeBuild is `kustomize build DIR` of kustomize v5.8.2; the test fails if it does.
@@ -50,22 +45,7 @@ func tryKustomizeBuild(t *testing.T, root, cwd, dir string) (string, string, boo
 }
 
 // lineDiff shows the first lines where got differs from want.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
-		}
-	}
-	return "(same lines)"
-}
+func lineDiff(want, got string) string { return bazeltest.FirstDifference(want, got) }
 
 // scratchCopy makes a copy of the repository (the source tree is never edited) in the
 // test directory name, kept between runs with its output bases: the repository root, the
