@@ -26,14 +26,17 @@ type Bazel struct {
 	Umask string
 }
 
-// New is a Bazel of the repository root's Binary in dir. With a non-empty outputBase the
-// server also stops when the test ends (a test's own output base; the default one of a
-// checkout is shared with the next stage and kept running).
+// New is a Bazel of the repository root's Binary in dir, with outputBase (empty: Bazel's
+// default for dir). Its server stops when the test ends, unless dir is the repository
+// itself (whose output base the next stage shares).
 func New(t T, dir, outputBase string) *Bazel {
 	t.Helper()
-	b := &Bazel{Binary: Binary(Root(t)), Dir: dir, OutputBase: outputBase}
+	root := Root(t)
+	b := &Bazel{Binary: Binary(root), Dir: dir, OutputBase: outputBase}
 	if outputBase != "" {
 		b.Startup = []string{"--max_idle_secs=600"}
+	}
+	if dir != root {
 		t.Cleanup(b.Shutdown)
 	}
 	return b

@@ -1,6 +1,7 @@
 package bazeltest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -27,7 +28,7 @@ func CopyRepo(t T, root, dest string) {
 // skip (given the path relative to src, slash-separated) is true; symbolic links are copied
 // as links, modes kept but for the bits of umask (as a checkout made under that umask).
 func CopyTree(src, dest string, skip func(rel string) bool, umask fs.FileMode) error {
-	if err := os.RemoveAll(dest); err != nil {
+	if err := emptyDir(dest); err != nil {
 		return err
 	}
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -63,6 +64,24 @@ func CopyTree(src, dest string, skip func(rel string) bool, umask fs.FileMode) e
 		}
 		return nil // sockets and the like
 	})
+}
+
+// emptyDir removes what dir holds but keeps dir itself: a Bazel server started in a
+// workspace directory that was removed and made again starts afresh (its analysis lost).
+func emptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func copyFile(src, dest string, perm fs.FileMode) error {

@@ -19,7 +19,7 @@ import (
 // that is new on every run, so that the first build cannot find its render actions in the
 // cache; the output bases are kept between runs.
 func TestDiskCache(t *testing.T) {
-	_, dir, ws, nonce := scratchCopy(t, "go-cache")
+	_, dir, ws, nonce := scratchCopy(t, "cache")
 	err := filepath.WalkDir(filepath.Join(ws, "examples"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.Name() != "kustomization.yaml" {
 			return err

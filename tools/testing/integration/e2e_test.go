@@ -32,10 +32,10 @@ func TestE2E(t *testing.T) { testE2E(t, fromSource(t)) }
 
 func testE2E(t *testing.T, c consumer) {
 	root, flags := c.root, c.flags
-	dir := bazeltest.TestDir(t, "go-e2e-bzlmod")
+	dir := bazeltest.TestDir(t, "e2e-bzlmod")
 	ws := filepath.Join(dir, "ws")
 	bazeltest.ConsumerModule(t, root, filepath.Join(root, "e2e", "bzlmod"), ws, c.rulesKrm, c.renderer)
-	bz := bazeltest.New(t, ws, filepath.Join(dir, "output_base"))
+	bz := bazeltest.New(t, ws, "") // the default output base of ws, kept between runs
 	with := func(args ...string) []string { return append(append([]string{args[0]}, flags...), args[1:]...) }
 
 	bz.Must(t, with("run", "//:gazelle", "--", "-mode=diff")...)

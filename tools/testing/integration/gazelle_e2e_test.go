@@ -47,9 +47,9 @@ func testGazelleE2E(t *testing.T, c consumer) {
 	}
 	// One workspace directory, so one output base whose external repositories stay fetched:
 	// the consumer module e2e/bzlmod (MODULE.bazel and the //:gazelle target) without its app.
-	dir := bazeltest.TestDir(t, "go-gazelle-e2e")
+	dir := bazeltest.TestDir(t, "gazelle-e2e")
 	ws := filepath.Join(dir, "ws")
-	bz := bazeltest.New(t, ws, filepath.Join(dir, "output_base"))
+	bz := bazeltest.New(t, ws, "") // the default output base of ws, kept between runs
 	for _, tree := range trees {
 		tree, err := filepath.Abs(tree)
 		if err != nil {

@@ -22,7 +22,7 @@ import (
 // It runs in a copy of the repository (the source tree is never edited) with its own output
 // base, kept between runs; every run writes new values, so no cache can hold its actions.
 func TestIncrementality(t *testing.T) {
-	_, dir, ws, nonce := scratchCopy(t, "go-incrementality")
+	_, dir, ws, nonce := scratchCopy(t, "incrementality")
 	pkg := filepath.Join(ws, "krm_incrementality")
 	status := filepath.Join(dir, "status.txt")
 	bazeltest.WriteTxtar(t, "testdata/incrementality.txtar", ws, "NONCE", nonce, "STATUS", status)

@@ -52,7 +52,7 @@ func TestPrebuilt(t *testing.T) {
 		platforms = "linux_amd64"
 	}
 	host, _, _ := strings.Cut(platforms, ",")
-	work := bazeltest.TestDir(t, "go-prebuilt")
+	work := bazeltest.TestDir(t, "prebuilt")
 	a, b := filepath.Join(work, "a"), filepath.Join(work, "b")
 	dl := filepath.Join(work, "dl")
 

@@ -40,7 +40,7 @@ import (
 func TestRemoteCache(t *testing.T) {
 	start := time.Now()
 	root := bazeltest.Root(t)
-	dir := bazeltest.TestDir(t, "go-remote-cache")
+	dir := bazeltest.TestDir(t, "remote-cache")
 	nonce := fmt.Sprint(time.Now().UnixNano())
 	cacheURL := startNginx(t, filepath.Join(dir, "nginx"), bazeltest.DiskCache(t))
 	t.Logf("remote cache: nginx at %s", cacheURL)
