@@ -1,4 +1,5 @@
-# Helpers for the scripts that test the Bazel rules (source it; it sets nothing else up).
+# Helpers for the scripts that run Bazel: bazel-test.sh, the benchmarks, prdiff-test.sh (source
+# it; it sets nothing else up). The integration tests are Go: tools/testing/bazeltest.
 # Needs ROOT (the repository) to be set by the sourcing script.
 
 # The Bazel of the tests (scripts/install-bazel.sh): on machines without a registry
@@ -21,15 +22,6 @@ krm_test_dir() {
   local dir=${KRM_TEST_DIR:-${TMPDIR:-/tmp}/rules_krm-tests}/$1
   mkdir -p "$dir"
   echo "$dir"
-}
-
-# copy_repo DEST: a copy of the repository without version control, tools, Bazel outputs
-# and e2e workspaces (a workspace to edit without touching the source tree).
-copy_repo() {
-  rm -rf "$1"
-  mkdir -p "$1"
-  (cd "$ROOT" && tar --exclude=./.git --exclude=./.bin --exclude='./bazel-*' --exclude=./e2e -cf - .) |
-    (cd "$1" && tar -xf -)
 }
 
 # execlog FILE: one line per spawn of a Bazel execution log (MNEMONIC, executed|cached,

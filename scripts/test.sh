@@ -2,8 +2,9 @@
 # Runs every test of rules_krm: Go unit and differential tests, the tests against a real
 # kube-apiserver, the check that the goldens still equal a fresh kustomize v5.8.2 run, lint,
 # and the Bazel tests with Bazel 7.7.1 and bzlmod (bazel test //..., also with Bazel 8 and 9
-# behaviour; rule errors, incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod
-# consumer, Gazelle on whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
+# behaviour; then the Go integration tests of tools/testing/integration: rule errors,
+# incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod consumer, Gazelle on
+# whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
 # Installs what it needs (kustomize and buildifier into .bin/, kube-apiserver and etcd built
 # from Go modules, Bazel 7.7.1 in a Debian sid chroot, Debian's nginx).
 set -euo pipefail
@@ -29,8 +30,9 @@ echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
 echo "== differential fuzzer: 100 random trees, fixed seeds, one shot and level by level, against kustomize v5.8.2; provenance with and without its fast paths (tools/renderer/fuzzdiff)"
 go run ./tools/renderer/fuzzdiff -seed 1 -n 100 -levels -provenance
-echo "== example goldens equal a fresh kustomize v5.8.2 run"
-scripts/check-example-goldens.sh
+echo "== example goldens equal a fresh kustomize v5.8.2 run (TestExampleGoldens)"
+go vet -tags oracle ./tools/testing/examplegoldens
+go test -tags oracle -count=1 -v ./tools/testing/examplegoldens
 if [[ -x scripts/buildifier.sh ]]; then
   echo "== buildifier"
   scripts/buildifier.sh
@@ -41,16 +43,25 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   # Bazel 7.7.1 with bzlmod (scripts/install-bazel.sh: on these machines a Debian sid chroot).
   echo "== bazel test //... (Bazel 7.7.1, bzlmod; then --config=strict, Bazel 8 and 9 behaviour)"
   scripts/bazel-test.sh
-  echo "== bazel: rule errors (scripts/rules-test.sh)"
-  scripts/rules-test.sh
-  echo "== bazel: incrementality (scripts/incrementality-test.sh)"
-  scripts/incrementality-test.sh
-  echo "== bazel: disk cache across output bases (scripts/cache-test.sh)"
-  scripts/cache-test.sh
-  echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (scripts/prebuilt-test.sh, e2e-test.sh, gazelle-e2e-test.sh)"
-  scripts/prebuilt-test.sh
-  echo "== bazel: remote cache across checkouts (scripts/remote-cache-test.sh)"
-  scripts/remote-cache-test.sh
+  # The integration tests in Go (tools/testing/integration, build tag bazel) drive Bazel
+  # themselves, one stage each (-v: every check they pass is logged).
+  integration=(go test -tags bazel -timeout 60m -count=1 -v ./tools/testing/integration)
+  go vet -tags bazel ./tools/testing/...
+  echo "== bazel: rule errors (TestRules*)"
+  "${integration[@]}" -run '^TestRules'
+  echo "== bazel: incrementality (TestIncrementality)"
+  "${integration[@]}" -run '^TestIncrementality$'
+  echo "== bazel: disk cache across output bases (TestDiskCache)"
+  "${integration[@]}" -run '^TestDiskCache$'
+  echo "== bazel: the prebuilt renderer released and fetched; with it e2e/bzlmod (a consumer set up as the README says) and Gazelle on whole trees (TestPrebuilt)"
+  "${integration[@]}" -run '^TestPrebuilt$'
+  # Debian's nginx has the WebDAV module; the test runs nginx itself, never the package's
+  # system service.
+  if ! command -v nginx >/dev/null 2>&1; then
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx
+  fi
+  echo "== bazel: remote cache across checkouts (TestRemoteCache)"
+  "${integration[@]}" -run '^TestRemoteCache$'
   echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh, docs/pr-diffs.md)"
   scripts/prdiff-test.sh
   go test -tags 'apiserver bazel_e2e' -count=1 -timeout 60m ./e2e/deliver # run targets //examples/deploy:prod.apply, .diff, .delete against a real API server (docs/rules.md)

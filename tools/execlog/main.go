@@ -4,28 +4,21 @@
 //	MNEMONIC <TAB> executed|cached <TAB> OUTPUT[,OUTPUT...]
 //
 // "cached" is a remote or disk cache hit; "executed" ran. Actions that Bazel's own action
-// cache skipped are not in the log at all. Used by scripts/incrementality-test.sh and
-// scripts/cache-test.sh.
+// cache skipped are not in the log at all. The Go integration tests read logs with
+// tools/testing/bazeltest, which this command prints from.
 //
 // Usage: execlog [-mnemonic M] FILE
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-)
 
-type spawn struct {
-	Mnemonic       string   `json:"mnemonic"`
-	RemoteCacheHit bool     `json:"remoteCacheHit"` // Bazel 4.2.3
-	CacheHit       bool     `json:"cacheHit"`       // Bazel 7: a disk or remote cache hit
-	ListedOutputs  []string `json:"listedOutputs"`
-}
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+)
 
 func main() {
 	mnemonic := flag.String("mnemonic", "", "only spawns with this mnemonic")
@@ -47,25 +40,21 @@ func main() {
 }
 
 func summarize(r io.Reader, w io.Writer, mnemonic string) error {
-	dec := json.NewDecoder(r)
-	for {
-		var s spawn
-		err := dec.Decode(&s)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	spawns, err := bazeltest.ParseExecLog(r)
+	if err != nil {
+		return err
+	}
+	for _, s := range spawns {
 		if mnemonic != "" && s.Mnemonic != mnemonic {
 			continue
 		}
 		state := "executed"
-		if s.RemoteCacheHit || s.CacheHit {
+		if s.Cached {
 			state = "cached"
 		}
-		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\n", s.Mnemonic, state, strings.Join(s.ListedOutputs, ",")); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\t%s\t%s\n", s.Mnemonic, state, strings.Join(s.Outputs, ",")); err != nil {
 			return err
 		}
 	}
+	return nil
 }
