@@ -1,4 +1,4 @@
-# Helpers for the scripts that run Bazel: bazel-test.sh, the benchmarks, prdiff-test.sh (source
+# Helpers for the scripts that run Bazel: bazel-test.sh, the benchmarks (source
 # it; it sets nothing else up). The integration tests are Go: tools/testing/bazeltest.
 # Needs ROOT (the repository) to be set by the sourcing script.
 

@@ -62,8 +62,16 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   fi
   echo "== bazel: remote cache across checkouts (TestRemoteCache)"
   "${integration[@]}" -run '^TestRemoteCache$'
-  echo "== bazel: rendered diffs for pull requests end to end (scripts/prdiff-test.sh, docs/pr-diffs.md)"
-  scripts/prdiff-test.sh
-  go test -tags 'apiserver bazel_e2e' -count=1 -timeout 60m ./e2e/deliver # run targets //examples/deploy:prod.apply, .diff, .delete against a real API server (docs/rules.md)
+  # The Bazel of the tests on PATH for the end-to-end tests below (scripts/bazel-lib.sh).
+  ROOT=$PWD
+  # shellcheck source=scripts/bazel-lib.sh
+  source scripts/bazel-lib.sh
+  bazel_e2e=(go test -tags bazel -timeout 60m -count=1)
+  echo "== bazel: rendered diffs for pull requests end to end, and bazel run @rules_krm//tools/prdiff (docs/pr-diffs.md)"
+  "${bazel_e2e[@]}" -run 'TestEndToEnd|TestBzlChange' ./tools/renderer/prdiff/
+  echo "== bazel: krm_publish's bazel run script publishes to a bare repository (docs/publish.md)"
+  "${bazel_e2e[@]}" -run TestBazelRunPublish ./tools/renderer/internal/publish/
+  echo "== bazel: run targets //examples/deploy:prod.apply, .diff, .delete against a real API server (docs/rules.md)"
+  "${bazel_e2e[@]}" -tags 'apiserver bazel' ./e2e/deliver
 fi
 echo "== all tests passed"

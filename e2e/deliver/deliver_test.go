@@ -1,4 +1,4 @@
-//go:build apiserver && bazel_e2e
+//go:build apiserver && bazel
 
 // Package deliver tests the run targets of krm_kustomization end to end: in a scratch copy of
 // this repository, Bazel writes the scripts of //examples/deploy:prod.apply, .diff and .delete
@@ -6,7 +6,7 @@
 // kube-apiserver (tools/testing/apiserver). It lives under e2e/, outside Bazel (.bazelignore)
 // and Gazelle, because it drives Bazel itself; scripts/test.sh runs it:
 //
-//	go test -tags 'apiserver bazel_e2e' ./e2e/deliver
+//	go test -tags 'apiserver bazel' ./e2e/deliver
 //
 // KRM_BAZEL names the Bazel to run (default: scripts/bazel), KRM_DISK_CACHE a disk cache,
 // KRM_TEST_DIR where the scratch copy stays between runs (its output base with it).

@@ -1,7 +1,9 @@
-//go:build bazel_e2e
+//go:build bazel
 
-// The pull-request flow end to end, with Bazel (scripts/prdiff-test.sh runs
-// it: Bazel on PATH, KRM_DISK_CACHE shared with the other Bazel tests).
+// The pull-request flow end to end, with Bazel on PATH and KRM_DISK_CACHE shared
+// with the other Bazel tests (scripts/test.sh runs it):
+//
+//	go test -tags bazel -run 'TestEndToEnd|TestBzlChange' ./tools/renderer/prdiff/ [-args -update]
 
 package prdiff
 
@@ -130,7 +132,7 @@ func e2eRepo(t *testing.T, name string, base map[string]string) (bazel, dir, top
 		bazel = "bazel"
 	}
 	if _, err := exec.LookPath(bazel); err != nil {
-		t.Skipf("no Bazel: %v", err)
+		t.Fatalf("no Bazel (KRM_BAZEL, or bazel on PATH as scripts/test.sh puts it): %v", err)
 	}
 	root, err := filepath.Abs("../../..")
 	if err != nil {
@@ -240,6 +242,30 @@ func TestEndToEnd(t *testing.T) {
 	stderr.Reset()
 	if code := Main([]string{"--base", "HEAD", "--workspace", ws, "--bazel", bazel, "--format", "json"}, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Errorf("prdiff --base HEAD: exit %d, want 0\n%s", code, stderr.String())
+	}
+
+	// As a consumer runs it: bazel run @rules_krm//tools/prdiff, its script
+	// started from elsewhere (it finds the workspace by itself).
+	script := ws + ".run.sh"
+	t.Cleanup(func() {
+		shutdown := exec.Command(bazel, "shutdown")
+		shutdown.Dir = ws
+		_ = shutdown.Run()
+	})
+	build := exec.Command(bazel, "run", "--disk_cache="+diskCache, "--script_path="+script, "@rules_krm//tools/prdiff")
+	build.Dir = ws
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("bazel run @rules_krm//tools/prdiff: %v\n%s", err, out)
+	}
+	stderr.Reset()
+	affected := exec.Command(script, "--base", "main", "--affected-only")
+	affected.Dir, affected.Stderr = "/", &stderr
+	out, err := affected.Output()
+	if err != nil {
+		t.Fatalf("bazel run @rules_krm//tools/prdiff -- --base main --affected-only: %v\n%s", err, stderr.String())
+	}
+	if got, want := string(out), strings.Join(wantAffected, "\n")+"\n"; got != want {
+		t.Errorf("bazel run @rules_krm//tools/prdiff -- --base main --affected-only printed\n%s\nwant\n%s", got, want)
 	}
 }
 

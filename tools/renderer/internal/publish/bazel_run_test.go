@@ -1,4 +1,4 @@
-//go:build bazelrun
+//go:build bazel
 
 package publish
 
@@ -14,12 +14,12 @@ import (
 // PATH, runs the script `bazel run --script_path` writes against a bare
 // repository, twice, and checks the branch: the rendered manifests byte for
 // byte, hydrator.metadata naming the checkout's HEAD, no second commit.
-// Outside Bazel (it runs bazel): go test -tags bazelrun -run TestBazelRunPublish ./tools/renderer/internal/publish/
+// Outside Bazel (it runs bazel): go test -tags bazel -run TestBazelRunPublish ./tools/renderer/internal/publish/
 func TestBazelRunPublish(t *testing.T) {
 	needGit(t)
 	bazel, err := exec.LookPath("bazel")
 	if err != nil {
-		t.Skip("no bazel on PATH")
+		t.Fatalf("no bazel on PATH (scripts/test.sh puts the offline Bazel there): %v", err)
 	}
 	root := gitOut(t, "rev-parse", "--show-toplevel")
 	head := gitOut(t, "-C", root, "rev-parse", "HEAD")
