@@ -76,6 +76,19 @@ func TestPrebuilt(t *testing.T) {
 			t.Errorf("%s holds %q, want krm, krm_golden, krm_helm and krm_nohelm", f, names)
 		}
 	}
+	// The archive's krm, which links no Helm, hands a chart to krm_helm beside it: the
+	// render is the golden's, byte for byte.
+	bin := t.TempDir()
+	untar(t, filepath.Join(dl, "v"+version, "krm-"+version+"-"+host+".tar.gz"), bin)
+	chart := exec.Command(filepath.Join(bin, "krm"), "build", "--enable-helm", "examples/helm")
+	chart.Dir = root
+	var chartErr strings.Builder
+	chart.Stderr = &chartErr
+	if out, err := chart.Output(); err != nil {
+		t.Errorf("the released krm build --enable-helm examples/helm: %v\n%s", err, chartErr.String())
+	} else if want := readFile(t, filepath.Join(root, "examples/helm/helm_manifests.golden.yaml")); string(out) != want {
+		t.Errorf("the released krm renders examples/helm unlike its golden:\n%s", out)
+	}
 	if !strings.Contains(readFile(t, filepath.Join(a, "rules/private/versions.bzl")), `"`+version+`": {`) {
 		t.Errorf("release.sh did not write rules/private/versions.bzl")
 	}
@@ -241,6 +254,13 @@ func release(t *testing.T, dir string, args ...string) {
 // tarNames is the names of the files in the gzipped tar archive, in its order.
 func tarNames(t *testing.T, file string) []string {
 	t.Helper()
+	return untar(t, file, "")
+}
+
+// untar writes the regular files of the gzipped tar archive into dir (unless dir is
+// empty), executable, and returns their names in the archive's order.
+func untar(t *testing.T, file, dir string) []string {
+	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
@@ -260,8 +280,22 @@ func tarNames(t *testing.T, file string) []string {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		if h.Typeflag == tar.TypeReg {
-			names = append(names, h.Name)
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		names = append(names, h.Name)
+		if dir == "" {
+			continue
+		}
+		out, err := os.OpenFile(filepath.Join(dir, filepath.Base(h.Name)), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(out, tr); err != nil {
+			t.Fatalf("%s: %s: %v", file, h.Name, err)
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
