@@ -3,6 +3,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,5 +74,63 @@ func TestClusterCommands(t *testing.T) {
 	_, errOut = krm(2, "apply", kc, "--prune", v1)
 	if !strings.Contains(errOut, "--prune needs --applyset") {
 		t.Errorf("--prune alone: %s", errOut)
+	}
+}
+
+// A real tree: kuberay's default config (four large CRDs, RBAC, the operator's Deployment),
+// rendered by krm build, with a custom resource of one of its CRDs. Apply creates all of it
+// (server-side: the CRDs are far over client-side apply's 262144-byte annotation limit),
+// diff --cluster then finds every object as rendered, and a second apply changes nothing.
+func TestClusterCommandsRealTree(t *testing.T) {
+	s := apiserver.Start(t)
+	if err := s.CreateNamespace(t.Context(), "ray-system"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rendered := filepath.Join(dir, "kuberay.yaml")
+	if code, _, errOut := runCLI("build", "../../bench/real/kuberay/config/default", "-o", rendered); code != 0 {
+		t.Fatalf("krm build kuberay: exit %d\n%s", code, errOut)
+	}
+	cr := writeTemp(t, dir, "raycluster.yaml", `apiVersion: ray.io/v1
+kind: RayCluster
+metadata:
+  name: mini
+  namespace: ray-system
+spec:
+  headGroupSpec:
+    rayStartParams: {}
+    template:
+      spec:
+        containers:
+        - name: ray-head
+          image: rayproject/ray:2.9.0
+`)
+	kc := "--kubeconfig=" + s.Kubeconfig
+	set := []string{kc, "--context", "admin", "--applyset", "kuberay", "--applyset-namespace", "ray-system"}
+	krm := func(want int, args ...string) string {
+		t.Helper()
+		code, stdout, stderr := runCLI(args...)
+		if code != want {
+			t.Fatalf("krm %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, stdout, stderr)
+		}
+		return stdout
+	}
+	out := krm(0, append(append([]string{"apply"}, set...), rendered, cr)...)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 12 {
+		t.Errorf("apply reported %d objects, want 11 rendered and the RayCluster:\n%s", len(lines), out)
+	}
+	for _, l := range lines {
+		if !strings.HasSuffix(l, " created") {
+			t.Errorf("first apply: %q, want created", l)
+		}
+	}
+	if !strings.HasPrefix(lines[0], "CustomResourceDefinition.apiextensions.k8s.io ") || !strings.HasPrefix(lines[len(lines)-1], "RayCluster.ray.io ray-system/mini ") {
+		t.Errorf("CRDs first, their custom resource after them:\n%s", out)
+	}
+	krm(0, append(append([]string{"diff", "--cluster", "--color", "never"}, set...), rendered, cr)...)
+	out = krm(0, append(append([]string{"apply"}, set...), rendered, cr)...)
+	if strings.Count(out, " unchanged\n") != len(lines) {
+		t.Errorf("second apply changed something:\n%s", out)
 	}
 }
