@@ -8,8 +8,8 @@
 //
 //	go test -tags 'apiserver bazel' ./e2e/deliver
 //
-// KRM_BAZEL names the Bazel to run (default: scripts/bazel), KRM_DISK_CACHE a disk cache,
-// KRM_TEST_DIR where the scratch copy stays between runs (its output base with it).
+// Bazel, the scratch copy (kept in KRM_TEST_DIR between runs, with its output base) and the
+// disk cache (KRM_DISK_CACHE) are tools/testing/bazeltest's.
 package deliver
 
 import (
@@ -17,14 +17,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,17 +35,21 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
 const pkg = "//examples/deploy"
 
 func TestRunTargets(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
+	root := bazeltest.Root(t)
+	ws := filepath.Join(bazeltest.TestDir(t, "deliver"), "repo")
+	bazeltest.CopyRepo(t, root, ws)
+	b := bazeltest.New(t, ws, "")
+	diskCache := "--disk_cache=" + bazeltest.DiskCache(t)
+	bazel := func(args ...string) {
+		t.Helper()
+		b.Must(t, append(args[:1:1], append([]string{diskCache}, args[1:]...)...)...)
 	}
-	ws := scratchCopy(t, root)
-	bazel := bazelIn(t, root, ws)
 
 	// The scripts bazel run would run, each starting krm in its runfiles.
 	scripts := map[string]string{}
@@ -60,9 +61,7 @@ func TestRunTargets(t *testing.T) {
 	s := apiserver.Start(t)
 	// A relative KUBECONFIG, run from elsewhere: krm takes it relative to the directory bazel
 	// run was typed in (BUILD_WORKING_DIRECTORY, ws), not its runfiles nor this one.
-	if err := copyFile(s.Kubeconfig, filepath.Join(ws, "kubeconfig.yaml")); err != nil {
-		t.Fatal(err)
-	}
+	bazeltest.WriteFile(t, filepath.Join(ws, "kubeconfig.yaml"), bazeltest.ReadFile(t, s.Kubeconfig))
 	elsewhere := t.TempDir()
 	run := func(target string, wantCode int, args ...string) string {
 		t.Helper()
@@ -145,92 +144,6 @@ func TestRunTargets(t *testing.T) {
 	}
 	if parent := c.applySetParents(t); len(parent) != 0 {
 		t.Errorf("ApplySet parents after prod.delete: %q", parent)
-	}
-}
-
-// scratchCopy copies the repository (without .git, .bin, bazel-* and e2e) to a fixed
-// directory, so that its Bazel output base serves the next run.
-func scratchCopy(t *testing.T, root string) string {
-	dir := filepath.Join(os.TempDir(), "rules_krm-tests")
-	if d := os.Getenv("KRM_TEST_DIR"); d != "" {
-		dir = d
-	}
-	ws := filepath.Join(dir, "deliver", "repo")
-	if err := os.RemoveAll(ws); err != nil {
-		t.Fatal(err)
-	}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() && (rel == ".git" || rel == ".bin" || rel == "e2e" || strings.HasPrefix(rel, "bazel-")) {
-			return filepath.SkipDir
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(filepath.Join(ws, rel), 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			if strings.HasPrefix(rel, "bazel-") {
-				return nil // Bazel's convenience links
-			}
-			return fmt.Errorf("%s: a symbolic link", rel)
-		}
-		return copyFile(path, filepath.Join(ws, rel))
-	})
-	if err != nil {
-		t.Fatalf("copying the repository to %s: %v", ws, err)
-	}
-	return ws
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, st.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-// bazelIn returns a function running Bazel in ws (failing the test on an error), and shuts
-// that Bazel server down when the test ends.
-func bazelIn(t *testing.T, root, ws string) func(args ...string) {
-	bin := os.Getenv("KRM_BAZEL")
-	if bin == "" {
-		bin = filepath.Join(root, "scripts", "bazel")
-	}
-	var flags []string
-	if cache := os.Getenv("KRM_DISK_CACHE"); cache != "" {
-		flags = append(flags, "--disk_cache="+cache)
-	}
-	t.Cleanup(func() {
-		cmd := exec.Command(bin, "shutdown")
-		cmd.Dir = ws
-		_ = cmd.Run()
-	})
-	return func(args ...string) {
-		t.Helper()
-		args = append(args[:1:1], append(flags, args[1:]...)...)
-		cmd := exec.CommandContext(t.Context(), bin, args...)
-		cmd.Dir = ws
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("bazel %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		t.Logf("bazel %s: %s", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
 	}
 }
 
