@@ -17,10 +17,16 @@ mkdir -p "$KRM_BAZEL7_HOME/mods" "$KRM_BAZEL7_HOME/out" "$KRM_BAZEL7_HOME/rc" "$
 checkout=$(cd "$B7_HERE/../../.." && pwd)
 for d in "$KRM_BAZEL7_HOME/mods" "$KRM_BAZEL7_HOME/out" "$KRM_BAZEL7_HOME/rc" "$KRM_BAZEL7_HOME/gomod" /tmp ${TMPDIR:-} "$HOME/.cache" "$checkout" "$@"; do
   d=$(cd "$d" && pwd -P)
-  # Already visible: the directory itself or one above it is bound.
+  # Already visible: the directory itself or one above it is bound. A bind whose source was
+  # deleted since (a checkout removed and cloned again at the same path) still counts as a
+  # mountpoint but shows the deleted directory, where Bazel's getcwd() fails: replace it.
   p=$d covered=0
   while [ "$p" != / ]; do
-    if mountpoint -q "$R$p" && [ "$p" != /dev ] && [ "$p" != /sys ] && [ "$p" != /proc ]; then covered=1; break; fi
+    if mountpoint -q "$R$p" && [ "$p" != /dev ] && [ "$p" != /sys ] && [ "$p" != /proc ]; then
+      if [ "$(stat -c %d:%i "$p")" = "$(stat -c %d:%i "$R$p")" ]; then covered=1; break; fi
+      umount -l "$R$p"
+      continue
+    fi
     p=$(dirname "$p")
   done
   [ $covered = 1 ] && continue
