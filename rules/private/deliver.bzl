@@ -23,11 +23,24 @@ _COMMANDS = {
 
 _NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
+def _stable_label(label):
+    """The label as a string that a Bazel upgrade leaves alone.
+
+    Another repository's canonical name joins its parts with `~` in Bazel 7 and `+` in Bazel 8
+    (`rules_krm~`, `rules_krm+`); the ApplySet of a deployment must not change with it, or an
+    upgrade would leave the old set's objects unpruned.
+    """
+    if not label.workspace_name:
+        return label_string(label)
+    parts = [p for p in label.workspace_name.replace("~", "+").split("+") if p]
+    return "@%s//%s:%s" % ("+".join(parts), label.package, label.name)
+
 def applyset_name(label):
     """The name of the ApplySet parent (a Secret) of the manifests of `label`.
 
     Readable (`krm-examples-deploy-prod-...`) and distinct per label: the hash of the label
-    keeps `//a/b:c` and `//a:b-c` apart, whose objects a prune must never mix.
+    keeps `//a/b:c` and `//a:b-c` apart, whose objects a prune must never mix. The same under
+    Bazel 7 and 8 for a label of another repository.
 
     Args:
       label: a Label.
@@ -35,7 +48,7 @@ def applyset_name(label):
     Returns:
       A Secret name: lowercase letters, digits and `-`, at most 253 characters.
     """
-    s = label_string(label)
+    s = _stable_label(label)
     words = [w for w in "".join([c if c in _NAME_CHARS else " " for c in s.lower().elems()]).split(" ") if w]
     return "krm-%s-%d" % ("-".join(words)[:200], hash(s) & 0xffffffff)
 

@@ -2,6 +2,7 @@
 declares, and what each one runs (its arguments file and its executable)."""
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts", "unittest")
+load("//rules/private:deliver.bzl", "applyset_name")
 
 def _launcher_test_impl(ctx):
     env = analysistest.begin(ctx)
@@ -67,3 +68,24 @@ def declared_targets_test(name, present = [], absent = []):
         absent = absent,
         declared = [n for n in present + absent if native.existing_rule(n)],
     )
+
+def _applyset_name_test_impl(ctx):
+    env = unittest.begin(ctx)
+    asserts.equals(env, "krm-examples-deploy-prod-3779241764", applyset_name(Label("//examples/deploy:prod")))
+
+    # Kept apart: the same words, different labels.
+    asserts.false(env, applyset_name(Label("//a/b:c")) == applyset_name(Label("//a:b-c")))
+
+    # Another repository's label names one set under Bazel 7 (`~`) and 8 (`+`).
+    for canonical in ["@@other~//deploy:prod", "@@other+//deploy:prod"]:
+        asserts.equals(env, applyset_name(Label("@@other//deploy:prod")), applyset_name(Label(canonical)), canonical)
+    asserts.equals(
+        env,
+        applyset_name(Label("@@rules_krm~~krm~charts//deploy:prod")),
+        applyset_name(Label("@@rules_krm++krm+charts//deploy:prod")),
+    )
+    asserts.false(env, applyset_name(Label("@@other+//deploy:prod")) == applyset_name(Label("//deploy:prod")))
+    return unittest.end(env)
+
+# The default ApplySet names of krm_deliver (rules/private/deliver.bzl).
+applyset_name_test = unittest.make(_applyset_name_test_impl)
