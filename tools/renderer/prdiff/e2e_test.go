@@ -1,7 +1,7 @@
 //go:build bazel
 
-// The pull-request flow end to end, with Bazel on PATH and KRM_DISK_CACHE shared
-// with the other Bazel tests (scripts/test.sh runs it):
+// The pull-request flow end to end, with the Bazel of bazeltest.Binary and the
+// disk cache shared with the other Bazel tests (scripts/test.sh runs it):
 //
 //	go test -tags bazel -run 'TestEndToEnd|TestBzlChange' ./tools/renderer/prdiff/ [-args -update]
 
@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the goldens in testdata/")
@@ -123,39 +125,24 @@ krm_kustomization(
 }
 
 // e2eRepo is a git repository (top) whose subdirectory ws is e2e/bzlmod as
-// a consumer of this checkout (scripts/bazel-lib.sh), at a fixed path per
+// a consumer of this checkout (bazeltest.ConsumerModule), at a fixed path per
 // name (its Bazel output base, with external repositories, serves the next
 // run); base is added to it in the first commit, on main.
 func e2eRepo(t *testing.T, name string, base map[string]string) (bazel, dir, top, ws, diskCache string) {
-	bazel = os.Getenv("KRM_BAZEL")
-	if bazel == "" {
-		bazel = "bazel"
-	}
-	if _, err := exec.LookPath(bazel); err != nil {
-		t.Fatalf("no Bazel (KRM_BAZEL, or bazel on PATH as scripts/test.sh puts it): %v", err)
-	}
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir = filepath.Join(os.TempDir(), "rules_krm-tests", name)
-	if d := os.Getenv("KRM_TEST_DIR"); d != "" {
-		dir = filepath.Join(d, name)
-	}
+	root := bazeltest.Root(t)
+	bazel = bazeltest.Binary(root)
+	dir = bazeltest.TestDir(t, name)
 	top = filepath.Join(dir, "repo")
 	ws = filepath.Join(top, "deploy")
-	if err := os.RemoveAll(top); err != nil {
-		t.Fatal(err)
+	// And what prdiff keeps for ws (the base's worktree and renders): the
+	// commits have fixed dates, so an earlier run's renders would match.
+	for _, d := range []string{top, filepath.Dir(WorktreePath(ws))} {
+		if err := os.RemoveAll(d); err != nil {
+			t.Fatal(err)
+		}
 	}
-	diskCache = os.Getenv("KRM_DISK_CACHE")
-	if diskCache == "" {
-		diskCache = filepath.Join(os.Getenv("HOME"), ".cache", "rules_krm", "disk-cache")
-	}
-	cmd := exec.Command("bash", "-c", `source scripts/bazel-lib.sh && consumer_module e2e/bzlmod "$1"`, "-", ws)
-	cmd.Dir, cmd.Env = root, append(os.Environ(), "ROOT="+root)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("consumer_module: %v\n%s", err, out)
-	}
+	diskCache = bazeltest.DiskCache(t)
+	bazeltest.ConsumerModule(t, root, filepath.Join(root, "e2e", "bzlmod"), ws, root, "source")
 	if err := os.Remove(filepath.Join(ws, "app/prod/prod_manifests.golden.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -247,18 +234,9 @@ func TestEndToEnd(t *testing.T) {
 	// As a consumer runs it: bazel run @rules_krm//tools/prdiff, its script
 	// started from elsewhere (it finds the workspace by itself).
 	script := ws + ".run.sh"
-	t.Cleanup(func() {
-		shutdown := exec.Command(bazel, "shutdown")
-		shutdown.Dir = ws
-		_ = shutdown.Run()
-	})
-	build := exec.Command(bazel, "run", "--disk_cache="+diskCache, "--script_path="+script, "@rules_krm//tools/prdiff")
-	build.Dir = ws
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("bazel run @rules_krm//tools/prdiff: %v\n%s", err, out)
-	}
+	bazeltest.New(t, ws, "").Must(t, "run", "--disk_cache="+diskCache, "--script_path="+script, "@rules_krm//tools/prdiff")
 	stderr.Reset()
-	affected := exec.Command(script, "--base", "main", "--affected-only")
+	affected := exec.Command(script, "--base", "main", "--affected-only", "--bazel", bazel)
 	affected.Dir, affected.Stderr = "/", &stderr
 	out, err := affected.Output()
 	if err != nil {

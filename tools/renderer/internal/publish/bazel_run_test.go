@@ -8,27 +8,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
-// TestBazelRunPublish builds //examples/deploy:publish with the bazel on
-// PATH, runs the script `bazel run --script_path` writes against a bare
+// TestBazelRunPublish builds //examples/deploy:publish with the Bazel of
+// bazeltest.Binary, runs the script `bazel run --script_path` writes against a bare
 // repository, twice, and checks the branch: the rendered manifests byte for
 // byte, hydrator.metadata naming the checkout's HEAD, no second commit.
 // Outside Bazel (it runs bazel): go test -tags bazel -run TestBazelRunPublish ./tools/renderer/internal/publish/
 func TestBazelRunPublish(t *testing.T) {
 	needGit(t)
-	bazel, err := exec.LookPath("bazel")
-	if err != nil {
-		t.Fatalf("no bazel on PATH (scripts/test.sh puts the offline Bazel there): %v", err)
-	}
-	root := gitOut(t, "rev-parse", "--show-toplevel")
+	root := bazeltest.Root(t)
 	head := gitOut(t, "-C", root, "rev-parse", "HEAD")
 	script := filepath.Join(t.TempDir(), "publish.sh")
-	build := exec.Command(bazel, "run", "--script_path="+script, "//examples/deploy:publish")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("bazel run --script_path: %v\n%s", err, out)
-	}
+	bazeltest.New(t, root, "").Must(t, "run", "--script_path="+script, "//examples/deploy:publish")
 	repo := newBare(t)
 	run := func() string {
 		// --allow-dirty: a developer's checkout may have edits; the drySha is HEAD either way.
