@@ -31,7 +31,6 @@ import (
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/restmapper"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
@@ -243,10 +242,7 @@ type client struct {
 }
 
 func newClient(t *testing.T, kubeconfig string) *client {
-	rc, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc := apiserver.RESTConfig(t, kubeconfig, "")
 	dyn, err := dynamic.NewForConfig(rc)
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
 )
@@ -64,7 +62,7 @@ func TestTraceLiveObjects(t *testing.T) {
 		}
 	}
 
-	dyn := dynamicFor(t, s.Kubeconfig)
+	dyn := apiserver.Dynamic(t, s.Kubeconfig, apiserver.AdminContext)
 	deployments := dyn.Resource(schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}).Namespace("shop")
 	live, err := deployments.Get(t.Context(), "prod-web", metav1.GetOptions{})
 	if err != nil {
@@ -124,19 +122,4 @@ func TestTraceLiveObjects(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("refusing the alias bomb took %v", d)
 	}
-}
-
-func dynamicFor(t *testing.T, kubeconfig string) dynamic.Interface {
-	t.Helper()
-	rc, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-		&clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig},
-		&clientcmd.ConfigOverrides{CurrentContext: apiserver.AdminContext}).ClientConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := dynamic.NewForConfig(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

@@ -15,8 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 func TestMain(m *testing.M) { os.Exit(RunShared(m)) }
@@ -28,22 +26,6 @@ var (
 	deployments  = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	clusterRoles = schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
 )
-
-// dynamicClient returns a client for one context of the server's kubeconfig.
-func dynamicClient(t *testing.T, s *Server, context string) *dynamic.DynamicClient {
-	t.Helper()
-	rc, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-		&clientcmd.ClientConfigLoadingRules{ExplicitPath: s.Kubeconfig},
-		&clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if err != nil {
-		t.Fatalf("kubeconfig %s, context %s: %v", s.Kubeconfig, context, err)
-	}
-	c, err := dynamic.NewForConfig(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 func object(apiVersion, kind, namespace, name string, fields map[string]any) *unstructured.Unstructured {
 	o := &unstructured.Unstructured{Object: map[string]any{
@@ -65,7 +47,7 @@ func TestServer(t *testing.T) {
 	s := Start(t)
 	t.Logf("started in %s at %s (etcd %s)", time.Since(start).Round(time.Millisecond), s.URL, s.EtcdURL)
 	ctx := t.Context()
-	admin := dynamicClient(t, s, AdminContext)
+	admin := Dynamic(t, s.Kubeconfig, AdminContext)
 
 	if _, err := admin.Resource(namespaces).Create(ctx, object("v1", "Namespace", "", "demo", nil), metav1.CreateOptions{}); err != nil {
 		t.Fatalf("admin creates a Namespace: %v", err)
@@ -118,7 +100,7 @@ func TestServer(t *testing.T) {
 	}
 
 	// The limited user reads, and may not create a ClusterRole.
-	limited := dynamicClient(t, s, LimitedContext)
+	limited := Dynamic(t, s.Kubeconfig, LimitedContext)
 	if _, err := limited.Resource(configMaps).Namespace("demo").Get(ctx, "settings", metav1.GetOptions{}); err != nil {
 		t.Errorf("limited user reads the ConfigMap: %v", err)
 	}
@@ -158,7 +140,7 @@ func TestShared(t *testing.T) {
 		t.Fatal("Shared returned two different servers")
 	}
 	ns := object("v1", "Namespace", "", "shared-demo", nil)
-	if _, err := dynamicClient(t, s, AdminContext).Resource(namespaces).Create(t.Context(), ns, metav1.CreateOptions{}); err != nil {
+	if _, err := Dynamic(t, s.Kubeconfig, AdminContext).Resource(namespaces).Create(t.Context(), ns, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("admin creates a Namespace on the shared server: %v", err)
 	}
 }
