@@ -68,7 +68,9 @@ type Validator struct {
 	builtin map[string]map[string]*Schema // group-version → kind → schema, loaded on demand
 	meta    *Schema                       // ObjectMeta, for custom resources and embedded objects
 	crds    map[GroupKind]*crd
-	sources *fieldsource.Finder
+	// interned holds one Schema of each content among the CRDs' (converter.interned).
+	interned map[string]*Schema
+	sources  *fieldsource.Finder
 	// trace, when set (by tests), sees each object ValidateFiles reads, with the number of
 	// objects validated before it.
 	trace func(o Object, validated int)
@@ -83,7 +85,8 @@ type crd struct {
 // New returns a Validator of the built-in kinds of opts.KubernetesVersion.
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
-		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, sources: opts.Sources}
+		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
+		sources: opts.Sources}
 	if v.version == "" {
 		v.version = schemas.Default
 	}
@@ -264,7 +267,7 @@ func (v *Validator) addCRD(o Object) error {
 	}
 	c := &crd{source: o.File, versions: map[string]*Schema{}}
 	for _, ver := range versions {
-		s, err := (&converter{}).convert(normalizeNumbers(ver.Schema).(map[string]any))
+		s, err := (&converter{interned: v.interned}).convert(normalizeNumbers(ver.Schema).(map[string]any))
 		if err != nil {
 			return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), ver.Name, err)
 		}
