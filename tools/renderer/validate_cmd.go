@@ -40,7 +40,7 @@ Flags:
 
 // validateHeap is the heap target under which krm validate does not collect: its live heap
 // is the schemas, the results and one document, far below the 128 MB krm's renders start at.
-const validateHeap = 16 << 20
+const validateHeap = 8 << 20
 
 type validateOptions struct {
 	version, output, junit  string
