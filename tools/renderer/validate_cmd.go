@@ -40,7 +40,9 @@ Flags:
 
 // validateHeap is the heap target under which krm validate does not collect: its live heap
 // is the schemas, the results and one document, far below the 128 MB krm's renders start at.
-const validateHeap = 8 << 20
+// Lower costs CPU: at 8 MB the synthetic tree of scripts/bench-validate.sh peaked at 40 MB
+// instead of 48 but took 30% more CPU than at 16 MB (docs/performance.md).
+const validateHeap = 16 << 20
 
 type validateOptions struct {
 	version, output, junit  string
