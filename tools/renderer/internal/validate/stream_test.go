@@ -209,3 +209,41 @@ func TestValidateFilesTooBig(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestValidateFilesChanged: a file read twice (a custom resource came before its CRD) that
+// no longer has the objects of the first reading is an error, not a result of either.
+func TestValidateFilesChanged(t *testing.T) {
+	dir := t.TempDir()
+	copyTo := func(src string) string {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.Base(src))
+		if err := os.WriteFile(dst, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dst
+	}
+	a, b := copyTo(streamA), copyTo(streamB)
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.trace = func(o Object, _ int) {
+		if o.File == b && o.doc == 1 { // a.yaml is read: drop its first document
+			data, err := os.ReadFile(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, rest, _ := strings.Cut(string(data), "\n---\n")
+			if err := os.WriteFile(a, []byte(rest), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, err = v.ValidateFiles([]string{a, b}, nil)
+	if want := "a.yaml: changed while krm validate read it"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
