@@ -16,6 +16,8 @@
 #
 # Environment:
 #   KRM=PATH         krm binary (default: built from ./tools/renderer)
+#   KRM_BASE=PATH    another krm binary (an older build) to run in the same interleaving: its
+#                    rows, "TREE@base", compare it with kubeconform likewise
 #   KUBECONFORM=PATH kubeconform binary (default: go install ...@v0.8.0 into the temp dir)
 #   RUNS=7           interleaved runs of each tool per tree (plus one unmeasured warm-up each)
 #   APPS=40, SEED=1  the synthetic tree
@@ -109,6 +111,9 @@ for n in "${names[@]}"; do
   for ((i = 0; i < RUNS; i++)); do
     run "$n.krm" "$TMP/$n.krm.out" "${krm[@]}"
     run "$n.kc" "$TMP/$n.kc.out" "${kc[@]}"
+    if [[ -n ${KRM_BASE:-} ]]; then
+      run "$n.base" "$TMP/$n.base.out" "$KRM_BASE" validate "$f"
+    fi
   done
   krm_summary=$(tail -1 "$TMP/$n.krm.out")
   kc_summary=$(tail -1 "$TMP/$n.kc.out")
@@ -116,6 +121,10 @@ for n in "${names[@]}"; do
   [[ $krm_summary == *", 0 invalid" ]] || status=1
   [[ $kc_summary == *"Invalid: 0, Errors: 0"* ]] || status=1
   rows+=("$n $objects $(col "$n.krm" 1) $(col "$n.krm" 2) $(col "$n.krm" 3) $(col "$n.kc" 1) $(col "$n.kc" 2) $(col "$n.kc" 3)")
+  if [[ -n ${KRM_BASE:-} ]]; then
+    cmp -s "$TMP/$n.krm.out" "$TMP/$n.base.out" || { log "$n: KRM_BASE's report differs"; status=1; }
+    rows+=("$n@base $objects $(col "$n.base" 1) $(col "$n.base" 2) $(col "$n.base" 3) $(col "$n.kc" 1) $(col "$n.kc" 2) $(col "$n.kc" 3)")
+  fi
 done
 
 echo

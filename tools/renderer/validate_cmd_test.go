@@ -44,6 +44,10 @@ spec:
 		{[]string{"--allow-kind", "example.com/Widget", "-o", "junit", bad}, 1, `<testcase name="Widget/w"`, ""},
 		{[]string{"-o", "junit", bad}, 1, `<failure message="1 errors; first: dat: unknown field`, ""},
 		{[]string{alias}, 2, "", "alias.yaml: document 1: invalid input: line 3: YAML anchors and aliases"},
+		{[]string{"--crd", alias, good}, 2, "", "Error: --crd: " + alias + ": document 1: invalid input"},
+		// An unreadable object wins over an unreadable --crd, as when every object was read first.
+		{[]string{"--crd", filepath.Join(dir, "missing.yaml"), alias}, 2, "", "Error: " + alias + ": document 1: invalid input"},
+		{[]string{"--crd", filepath.Join(dir, "missing.yaml"), good}, 2, "", "Error: --crd: stat " + filepath.Join(dir, "missing.yaml")},
 		{[]string{"--kubernetes-version", "v1.2", good}, 2, "", "no schemas for this Kubernetes version: v1.2 (pinned: v1.37)"},
 		{[]string{"-o", "xml", good}, 2, "", `--output "xml": want text or junit`},
 		{nil, 2, "", "krm validate needs files or directories"},

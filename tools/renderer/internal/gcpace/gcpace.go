@@ -113,3 +113,24 @@ func Pause() (resume func()) {
 		}
 	}
 }
+
+// Lower makes min the heap target's minimum until restore, for a command whose live heap
+// stays small (krm validate holds one document at a time), whose garbage would otherwise
+// fill the heap up to the minimum of Start. It does nothing unless pacing has started with a
+// larger minimum.
+func Lower(min uint64) (restore func()) {
+	mu.Lock()
+	defer mu.Unlock()
+	prev := minHeap
+	if prev == 0 || min == 0 || min >= prev {
+		return func() {}
+	}
+	minHeap = min
+	adjust()
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		minHeap = prev
+		adjust()
+	}
+}

@@ -60,3 +60,32 @@ func TestPauseResume(t *testing.T) {
 		t.Errorf("GOGC after the last resume = %d, want paced again", got)
 	}
 }
+
+// TestLower: Lower paces for a smaller minimum until restore.
+func TestLower(t *testing.T) {
+	t.Setenv("GOGC", "")
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	Start(256 * mb) // or already started by TestPauseResume
+	runtime.GC()
+	gogc := func() int { p := debug.SetGCPercent(-2); debug.SetGCPercent(p); return p }
+	paced := gogc()
+	if paced <= 400 {
+		t.Fatalf("GOGC after Start(256 MB) = %d, want above 400 with a small heap", paced)
+	}
+	restore := Lower(8 * mb)
+	runtime.GC()
+	if got := gogc(); got > 200 {
+		t.Errorf("GOGC after Lower(8 MB) = %d, want at most 200 (8 MB over the runtime's 4)", got)
+	}
+	if noop := Lower(512 * mb); gogc() > 200 {
+		t.Errorf("Lower(512 MB) raised GOGC to %d", gogc())
+	} else {
+		noop()
+	}
+	restore()
+	runtime.GC()
+	if got := gogc(); got <= 400 {
+		t.Errorf("GOGC after restore = %d, want paced for 256 MB again", got)
+	}
+}

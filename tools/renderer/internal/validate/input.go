@@ -28,7 +28,28 @@ var ErrInput = errors.New("invalid input")
 // its .yaml, .yml and .json files, recursively, in lexical order. Empty documents are
 // skipped; a v1 List contributes its items. YAML anchors and aliases are refused (they are
 // not expanded), and so are files over MaxFileBytes and documents nested deeper than MaxDepth.
+// It holds every object; Validator.ValidateFiles reads one document at a time.
 func Read(paths []string) ([]Object, error) {
+	files, err := Files(paths)
+	if err != nil {
+		return nil, err
+	}
+	var objs []Object
+	for _, f := range files {
+		_, err := readFile(f, func(o Object) error {
+			objs = append(objs, o)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return objs, nil
+}
+
+// Files returns the files that paths name, as Read reads them: a directory's .yaml, .yml and
+// .json files, recursively, in lexical order.
+func Files(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
 		fi, err := os.Stat(p)
@@ -58,33 +79,49 @@ func Read(paths []string) ([]Object, error) {
 		sort.Strings(found)
 		files = append(files, found...)
 	}
-	var objs []Object
-	for _, f := range files {
-		data, err := readBounded(f)
-		if err != nil {
-			return nil, err
-		}
-		o, err := Parse(f, data)
-		if err != nil {
-			return nil, err
-		}
-		objs = append(objs, o...)
-	}
-	return objs, nil
+	return files, nil
 }
 
-func readBounded(file string) ([]byte, error) {
+// readFile calls fn with each object of file, in order, decoding a document only once fn has
+// returned for the objects of the one before. A regular file is decoded as it is read; any
+// other (a pipe) is read whole first and returned, as it cannot be read twice.
+func readFile(file string, fn func(Object) error) (kept []byte, err error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		data, err := readBounded(file, f)
+		if err != nil {
+			return nil, err
+		}
+		return data, parse(file, bytes.NewReader(data), fn)
+	} else if fi.Size() > MaxFileBytes {
+		return nil, tooBig(file)
+	}
+	// The file may grow while it is read: at most one byte past the bound is read, and then
+	// the decoding, whatever its outcome, is this error.
+	err = parse(file, io.LimitReader(f, MaxFileBytes+1), fn)
+	if read, serr := f.Seek(0, io.SeekCurrent); serr == nil && read > MaxFileBytes {
+		return nil, tooBig(file)
+	}
+	return nil, err
+}
+
+func tooBig(file string) error {
+	return fmt.Errorf("%s: %w: larger than %d MiB", file, ErrInput, MaxFileBytes>>20)
+}
+
+func readBounded(file string, r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s: %w: larger than %d MiB", file, ErrInput, MaxFileBytes>>20)
+		return nil, tooBig(file)
 	}
 	return data, nil
 }
@@ -92,21 +129,34 @@ func readBounded(file string) ([]byte, error) {
 // Parse returns the objects of one YAML stream read from file (named in errors).
 func Parse(file string, data []byte) ([]Object, error) {
 	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s: %w: larger than %d MiB", file, ErrInput, MaxFileBytes>>20)
+		return nil, tooBig(file)
 	}
-	d := yaml.NewDecoder(bytes.NewReader(data))
 	var objs []Object
+	err := parse(file, bytes.NewReader(data), func(o Object) error {
+		objs = append(objs, o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return objs, nil
+}
+
+// parse calls fn with each object of the YAML stream r, read from file, one document at a
+// time; an error of fn ends it.
+func parse(file string, r io.Reader, fn func(Object) error) error {
+	d := yaml.NewDecoder(r)
 	for doc := 1; ; doc++ {
 		var n yaml.Node
 		err := d.Decode(&n)
 		if err == io.EOF {
-			return objs, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: document %d: %w: %v", file, doc, ErrInput, err)
+			return fmt.Errorf("%s: document %d: %w: %v", file, doc, ErrInput, err)
 		}
 		if err := bounded(&n, 0); err != nil {
-			return nil, fmt.Errorf("%s: document %d: %w", file, doc, err)
+			return fmt.Errorf("%s: document %d: %w", file, doc, err)
 		}
 		root := &n
 		if root.Kind == yaml.DocumentNode {
@@ -119,17 +169,19 @@ func Parse(file string, data []byte) ([]Object, error) {
 			continue
 		}
 		if root.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%s: document %d (line %d): %w: not a mapping", file, doc, root.Line, ErrInput)
+			return fmt.Errorf("%s: document %d (line %d): %w: not a mapping", file, doc, root.Line, ErrInput)
 		}
+		objs := []*yaml.Node{root}
 		if str(root, "apiVersion") == "v1" && str(root, "kind") == "List" {
 			if items := field(root, "items"); items != nil && items.Kind == yaml.SequenceNode {
-				for _, it := range items.Content {
-					objs = append(objs, Object{Node: it, File: file})
-				}
-				continue
+				objs = items.Content
 			}
 		}
-		objs = append(objs, Object{Node: root, File: file})
+		for _, o := range objs {
+			if err := fn(Object{Node: o, File: file, doc: doc}); err != nil {
+				return err
+			}
+		}
 	}
 }
 

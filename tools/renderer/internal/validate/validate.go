@@ -60,14 +60,20 @@ type Options struct {
 	Sources *fieldsource.Finder
 }
 
-// Validator checks objects. Make one with New, add CRDs with AddCRDs, then call Validate.
+// Validator checks objects. Make one with New, then call ValidateFiles, or add CRDs with
+// AddCRDs and call Validate.
 type Validator struct {
 	version string
 	allow   map[GroupKind]bool
 	builtin map[string]map[string]*Schema // group-version → kind → schema, loaded on demand
 	meta    *Schema                       // ObjectMeta, for custom resources and embedded objects
 	crds    map[GroupKind]*crd
-	sources *fieldsource.Finder
+	// interned holds one Schema of each content among the CRDs' (converter.interned).
+	interned map[string]*Schema
+	sources  *fieldsource.Finder
+	// trace, when set (by tests), sees each object ValidateFiles reads, with the number of
+	// objects validated before it.
+	trace func(o Object, validated int)
 }
 
 // crd is the schemas of one CRD's versions.
@@ -79,7 +85,8 @@ type crd struct {
 // New returns a Validator of the built-in kinds of opts.KubernetesVersion.
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
-		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, sources: opts.Sources}
+		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
+		sources: opts.Sources}
 	if v.version == "" {
 		v.version = schemas.Default
 	}
@@ -169,6 +176,7 @@ func joinGV(group, version string) string {
 type Object struct {
 	Node *yaml.Node // a mapping
 	File string
+	doc  int // the number of its document in File, from 1 (0: not known)
 }
 
 // Error is one reason an object is invalid.
@@ -238,26 +246,34 @@ type Result struct {
 // objs; other objects are ignored. A CRD seen twice: the later one wins.
 func (v *Validator) AddCRDs(objs []Object) error {
 	for _, o := range objs {
-		if str(o.Node, "apiVersion") != "apiextensions.k8s.io/v1" || str(o.Node, "kind") != "CustomResourceDefinition" {
-			continue
-		}
-		group, kind, versions, err := CRDVersions(o)
-		if err != nil {
+		if err := v.addCRD(o); err != nil {
 			return err
 		}
-		if kind == "" {
-			continue // an invalid CRD: its own validation says so
-		}
-		c := &crd{source: o.File, versions: map[string]*Schema{}}
-		for _, ver := range versions {
-			s, err := (&converter{}).convert(normalizeNumbers(ver.Schema).(map[string]any))
-			if err != nil {
-				return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), ver.Name, err)
-			}
-			c.versions[ver.Name] = s
-		}
-		v.crds[GroupKind{group, kind}] = c
 	}
+	return nil
+}
+
+// addCRD learns the schemas of o if it is a CustomResourceDefinition.
+func (v *Validator) addCRD(o Object) error {
+	if str(o.Node, "apiVersion") != "apiextensions.k8s.io/v1" || str(o.Node, "kind") != "CustomResourceDefinition" {
+		return nil
+	}
+	group, kind, versions, err := CRDVersions(o)
+	if err != nil {
+		return err
+	}
+	if kind == "" {
+		return nil // an invalid CRD: its own validation says so
+	}
+	c := &crd{source: o.File, versions: map[string]*Schema{}}
+	for _, ver := range versions {
+		s, err := (&converter{interned: v.interned}).convert(normalizeNumbers(ver.Schema).(map[string]any))
+		if err != nil {
+			return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), ver.Name, err)
+		}
+		c.versions[ver.Name] = s
+	}
+	v.crds[GroupKind{group, kind}] = c
 	return nil
 }
 
@@ -322,12 +338,25 @@ func (v *Validator) Validate(objs []Object) []Result {
 }
 
 func (v *Validator) validateOne(o Object) Result {
+	res, _ := v.check(o)
+	return res
+}
+
+// check validates o and returns, with the result, the CustomResourceDefinition it used.
+func (v *Validator) check(o Object) (Result, schemaOf) {
 	w := &walker{v: v, file: o.File, id: objectName(o.Node), pid: provenanceID(o.Node)}
 	w.origin, w.changed = provenanceOf(o.Node)
 	res := Result{Object: w.id, File: o.File, Line: o.Node.Line}
 	w.top(o.Node)
 	res.Errors = w.errs
-	return res
+	return res, w.used
+}
+
+// schemaOf is the kind of a top-level object and the CRD (nil: none) that Validator.crds had
+// for it when the object was checked: were the CRD another now, the result could differ.
+type schemaOf struct {
+	gk  GroupKind
+	crd *crd
 }
 
 // walker checks one object.
@@ -337,8 +366,9 @@ type walker struct {
 	origin, changed string
 	errs            []Error
 	// at is the path of the field being checked, for finding its source.
-	at  []fieldsource.Elem
-	pid provenance.ObjectID
+	at   []fieldsource.Elem
+	pid  provenance.ObjectID
+	used schemaOf
 }
 
 // fail reports an error at the field w.at, whose rendered value is value (nil: missing); n
@@ -374,6 +404,7 @@ func (w *walker) top(n *yaml.Node) {
 		group, version = apiVersion[:i], apiVersion[i+1:]
 	}
 	gk := GroupKind{group, kind}
+	w.used = schemaOf{gk, w.v.crds[gk]}
 	if c, ok := w.v.crds[gk]; ok {
 		s, ok := c.versions[version]
 		if !ok {

@@ -188,3 +188,52 @@ func TestParseBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestCRDSchemasShared: the CRDs' Schemas of equal content are one, and only those.
+func TestCRDSchemasShared(t *testing.T) {
+	const sub = `{type: object, properties: {n: {type: integer}, s: {type: string}}}`
+	// Two versions of one schema; a and b alike, the others differing from a in one way.
+	const schema = `{openAPIV3Schema: {type: object, properties: {a: ` + sub + `, b: ` + sub + `,
+      c: {type: object, properties: {n: {type: integer}, s: {type: string, enum: [x]}}},
+      d: {type: object, properties: {n: {type: integer}, s: {type: string}}, required: [n]},
+      e: {type: object, properties: {n: {type: number}, s: {type: string}}},
+      f: {type: object, properties: {m: {type: integer}, s: {type: string}}},
+      g: {type: object, properties: {}}, h: {type: object}}}}`
+	crds, err := Parse("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: pairs.example.com}
+spec:
+  group: example.com
+  names: {kind: Pair, plural: pairs}
+  versions:
+  - {name: v1, served: true, schema: `+schema+`}
+  - {name: v2, served: true, schema: `+schema+`}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.AddCRDs(crds); err != nil {
+		t.Fatal(err)
+	}
+	c := v.crds[GroupKind{"example.com", "Pair"}]
+	v1, v2 := c.versions["v1"], c.versions["v2"]
+	if v1 == nil || v1 != v2 {
+		t.Errorf("versions v1 and v2 of equal schemas are two Schemas: %p, %p", v1, v2)
+	}
+	p := v1.Properties
+	if p["a"] != p["b"] {
+		t.Errorf("properties a and b of equal schemas are two Schemas")
+	}
+	for _, k := range []string{"c", "d", "e", "f", "g", "h"} {
+		if p[k] == p["a"] {
+			t.Errorf("property %s is a's Schema, though it differs", k)
+		}
+	}
+	if p["g"] == p["h"] {
+		t.Errorf("properties g (no fields) and h (any fields) are one Schema")
+	}
+}

@@ -1,0 +1,138 @@
+package validate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// CRDFileError is an error reading the CRD files of ValidateFiles (krm validate --crd).
+type CRDFileError struct{ Err error }
+
+func (e *CRDFileError) Error() string { return e.Err.Error() }
+func (e *CRDFileError) Unwrap() error { return e.Err }
+
+// errChanged ends the second reading of a file that no longer has the objects of the first.
+var errChanged = errors.New("changed while krm validate read it")
+
+// ValidateFiles validates the objects of the files paths name (as Read finds them) against
+// the built-in schemas and the CustomResourceDefinitions among them and in crdPaths (only
+// their CRDs are used; a CRD of the same kind among the objects wins over one of crdPaths, a
+// later one over an earlier one). It returns what Read, AddCRDs and Validate would together,
+// with the same errors first, but holds one document's tree at a time, not every object's:
+// it validates each object when it is read, with the CRDs read so far. An object whose CRD
+// came later, or was replaced later, is validated again by reading its file a second time
+// (rare: krm build prints CRDs before the objects of other kinds).
+func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
+	files, err := Files(paths)
+	if err != nil {
+		return nil, err
+	}
+	var crdErr error // the first CRD that has no schemas: an error once the files read well
+	add := func(o Object) {
+		if err := v.addCRD(o); err != nil && crdErr == nil {
+			crdErr = err
+		}
+	}
+	// As before streaming, an unreadable file among paths wins over one among crdPaths, and
+	// both over a CRD that has no schemas.
+	var crdFileErr error
+	if len(crdPaths) > 0 {
+		crdFileErr = readCRDs(crdPaths, add)
+	}
+	var results []Result
+	var used []schemaOf
+	starts := make([]int, len(files))  // the index of the first result of each file
+	kept := make([][]byte, len(files)) // the files that cannot be read twice
+	for i, f := range files {
+		starts[i] = len(results)
+		var err error
+		kept[i], err = readFile(f, func(o Object) error {
+			if v.trace != nil {
+				v.trace(o, len(results))
+			}
+			add(o)
+			r, u := v.check(o)
+			results = append(results, r)
+			used = append(used, u)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if crdFileErr != nil {
+		return nil, &CRDFileError{crdFileErr}
+	}
+	if crdErr != nil {
+		return nil, crdErr
+	}
+	for i, f := range files {
+		end := len(results)
+		if i+1 < len(files) {
+			end = starts[i+1]
+		}
+		if err := v.recheck(f, kept[i], results[starts[i]:end], used[starts[i]:end]); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// readCRDs calls add with each CRD among the objects of the files paths name.
+func readCRDs(paths []string, add func(Object)) error {
+	files, err := Files(paths)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		_, err := readFile(f, func(o Object) error {
+			add(o)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recheck validates again, reading file a second time (or its kept data), the objects of
+// results (those of file, in order) whose CRD is not the one they were validated with.
+func (v *Validator) recheck(file string, kept []byte, results []Result, used []schemaOf) error {
+	stale := false
+	for _, u := range used {
+		if v.crds[u.gk] != u.crd {
+			stale = true
+			break
+		}
+	}
+	if !stale {
+		return nil
+	}
+	i := 0
+	fn := func(o Object) error {
+		if i >= len(results) {
+			return fmt.Errorf("%s: %w", file, errChanged)
+		}
+		if v.crds[used[i].gk] != used[i].crd {
+			r, _ := v.check(o)
+			if r.Object != results[i].Object || r.Line != results[i].Line {
+				return fmt.Errorf("%s: %w", file, errChanged)
+			}
+			results[i] = r
+		}
+		i++
+		return nil
+	}
+	var err error
+	if kept != nil {
+		err = parse(file, bytes.NewReader(kept), fn)
+	} else {
+		_, err = readFile(file, fn)
+	}
+	if err == nil && i != len(results) {
+		err = fmt.Errorf("%s: %w", file, errChanged)
+	}
+	return err
+}
