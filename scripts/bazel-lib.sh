@@ -67,3 +67,15 @@ consumer_module() {
     cat "$ROOT/e2e/from-source.MODULE.bazel" >>"$2/MODULE.bazel"
   fi
 }
+
+# krm_release_copy DEST VERSION DL: DEST, a copy of this checkout released as TestPrebuilt
+# releases it (tools/testing/integration/prebuilt_test.go): scripts/release.sh VERSION for this
+# machine's platform writes the archive into DL/vVERSION and its integrity into DEST's
+# rules/private/versions.bzl. Serve DL with tools/testing/releaseserver. The copy leaves out
+# what bazeltest.CopyRepo does: version control, tools, e2e workspaces, Bazel outputs.
+krm_release_copy() {
+  rm -rf "$1" "$3/v$2"
+  mkdir -p "$1"
+  (cd "$ROOT" && tar --exclude=./.git --exclude=./.bin --exclude=./e2e --exclude='./bazel-*' -cf - .) | (cd "$1" && tar -xf -)
+  "$1/scripts/release.sh" --platforms="$(go env GOOS)_$(go env GOARCH)" "$2" "$3/v$2" >/dev/null
+}

@@ -13,10 +13,16 @@
 #   5. sizes: prdiff's text, Markdown and JSON against the loop's diff, and the objects each names
 #      against those whose bytes differ (documents of the kustomize outputs that are not in the
 #      other side's output).
-# Not a test: it prints figures (and fails if prdiff fails or its affected set differs from
-# bazel query's rdeps of the edited base).
+# The monorepo is a consumer of rules_krm as the README sets one up (e2e/bzlmod). With
+# RENDERER=prebuilt (the default) it uses the prebuilt renderer of a release, made and fetched as
+# TestPrebuilt does: this checkout released by scripts/release.sh in a copy, the archive served on
+# loopback (tools/testing/releaseserver), Bazel's downloader pointed at it; no Go action. With
+# RENDERER=source it builds the renderer from source (e2e/from-source.MODULE.bazel).
+# Not a test: it prints figures (and fails if prdiff fails, its affected set differs from bazel
+# query's rdeps of the edited base, or a prebuilt consumer's flow has a Go action).
 #
-# Usage: scripts/bench-prdiff.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories)
+# Usage: scripts/bench-prdiff.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
+#        RENDERER=prebuilt|source)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -25,6 +31,8 @@ export GOTOOLCHAIN=local
 source "$ROOT/scripts/bazel-lib.sh"
 KUSTOMIZE_VERSION=v5.8.2
 log() { echo "bench-prdiff: $*" >&2; }
+RENDERER=${RENDERER:-prebuilt}
+[[ $RENDERER == prebuilt || $RENDERER == source ]] || { echo "bench-prdiff: RENDERER=$RENDERER: want prebuilt or source" >&2; exit 2; }
 # shellcheck source=scripts/bench-tools.sh
 source "$ROOT/scripts/bench-tools.sh" # KUSTOMIZE
 
@@ -33,10 +41,34 @@ ws=$dir/repo
 dc=$(krm_disk_cache)
 export TMPDIR=$dir/tmp # where prdiff puts its base worktree
 [[ -d $ws ]] && (cd "$ws" && bazel shutdown >/dev/null 2>&1) || true
-rm -rf "$ws" "$dir/loop" "$dir/out" "$TMPDIR"
+rm -rf "$ws" "$dir/loop" "$dir/out" "$TMPDIR" "$dir/release" "$dir/repository-cache" "$dir/downloader.cfg" "$dir/served.log"
 mkdir -p "$dir/loop" "$dir/out" "$TMPDIR"
+server=
+cleanup() {
+  if [[ -f $ws/MODULE.bazel ]]; then (cd "$ws" && bazel shutdown >/dev/null 2>&1) || true; fi
+  if [[ -n $server ]]; then kill "$server" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
 go run ./bench/gen -out "$ws" -apps "${APPS:=120}" -seed "${SEED:=1}" -monorepo "${TEAMS:=20}"
-consumer_module "$ROOT/e2e/bzlmod" "$ws"
+if [[ $RENDERER == prebuilt ]]; then
+  # A release of this checkout, served as github.com's release downloads; the workspace's .bazelrc
+  # (committed: both revisions have it) points Bazel's downloader at it, with a repository cache of
+  # its own. A version of its own too, so that main's CI downloads the archive (the workspace's
+  # output base, kept between runs, would hold an earlier run's).
+  version=0.0.1-bench.$(date +%s)
+  archive=/v$version/krm-$version-$(go env GOOS)_$(go env GOARCH).tar.gz
+  log "releasing $version of this checkout (scripts/release.sh)"
+  krm_release_copy "$dir/rules_krm" "$version" "$dir/release"
+  go build -o "$dir/releaseserver" ./tools/testing/releaseserver
+  "$dir/releaseserver" -dir "$dir/release" -downloader-config "$dir/downloader.cfg" -served "$dir/served.log" &
+  server=$!
+  for _ in $(seq 100); do [[ -f $dir/downloader.cfg ]] && break; sleep 0.1; done
+  [[ -f $dir/downloader.cfg ]] || { echo "FAIL: tools/testing/releaseserver wrote no downloader config" >&2; exit 1; }
+  consumer_module "$ROOT/e2e/bzlmod" "$ws" "$dir/rules_krm" prebuilt
+  printf 'common --experimental_downloader_config=%s\ncommon --repository_cache=%s\n' "$dir/downloader.cfg" "$dir/repository-cache" >>"$ws/.bazelrc"
+else
+  consumer_module "$ROOT/e2e/bzlmod" "$ws"
+fi
 rm -rf "$ws/app"
 sed -i '/^# A kustomization of another module/,$d; /"krm_golden_test")$/d' "$ws/BUILD.bazel"
 scripts/gazelle-binary.sh "$dir/gazelle"
@@ -48,15 +80,19 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 flags=(--disk_cache="$dc" --symlink_prefix=/ --nosandbox_debug)
 cd "$ws"
 "$dir/gazelle" -repo_root="$ws" 2>"$dir/gazelle.log"
-trap 'cd "$ws" && bazel shutdown >/dev/null 2>&1 || true' EXIT
 git init -q -b main .
 git add -A . && git -c user.name=bench -c user.email=bench@example.com commit -qm base
 
-# 1. main's CI: the base revision's renders go into the disk cache (and the renderers, so that
-# the base worktree's new output base takes them from there too).
+# 1. main's CI: the base revision's renders go into the disk cache (and, built from source, the
+# renderers, so that the base worktree's new output base takes them from there too).
 t0=$(now)
 bazel build "${flags[@]}" --remote_download_outputs=all //... 2>"$dir/main.log"
 main_s=$(secs "$t0" "$(now)")
+if [[ $RENDERER == prebuilt ]]; then
+  grep -qx "$archive" "$dir/served.log" || { echo "FAIL: Bazel did not download $archive from the release server" >&2; exit 1; }
+fi
+# Output bases are OUTPUT_USER_ROOT/md5(workspace): where each side's profile of its last command is.
+output_root=$(dirname "$(bazel info "${flags[@]}" output_base 2>/dev/null)")
 
 # 2. the pull request: one leaf base's literal.
 base=bases/$(ls bases | head -1)
@@ -80,11 +116,29 @@ run() { # NAME FORMAT [FLAG...]: one timed run, its output in $dir/out/NAME.FORM
   shift 2
   t0=$(now)
   prdiff --format "$format" --color never "$@" >"$dir/out/$name.$format" 2>"$dir/out/$name.log" || code=$?
-  [[ $code -le 1 ]] || { cat "$dir/out/$1.log" >&2; echo "FAIL: prdiff exit $code" >&2; exit 1; }
+  [[ $code -le 1 ]] || { cat "$dir/out/$name.log" >&2; echo "FAIL: prdiff exit $code" >&2; exit 1; }
   secs "$t0" "$(now)"
+}
+# profiles NAME: each side's Bazel profile of the run NAME's last command (the build), kept.
+profiles() {
+  local side path
+  for side in head base; do
+    path=$ws
+    [[ $side == head ]] || path=$wt
+    cp "$output_root/$(printf %s "$path" | md5sum | cut -c1-32)/command.profile.gz" "$dir/out/$1-$side.profile.gz" 2>/dev/null || true
+  done
+}
+# phases PROFILE: the build's phases and their seconds, from the profile's phase markers.
+phases() {
+  [[ -f $1 ]] || { echo "no profile"; return; }
+  gzip -dc "$1" | jq -r '[.traceEvents[] | select(.ts != null)] as $e | ($e | map(.ts + (.dur // 0)) | max) as $last
+    | ([$e[] | select(.cat == "build phase marker")] | sort_by(.ts)) as $m
+    | [range(0; $m | length) as $i | "\($m[$i].name | ascii_downcase) \(((if $i + 1 < ($m | length) then $m[$i + 1].ts else $last end) - $m[$i].ts) / 1e5 | round / 10)"]
+    | join(", ")'
 }
 bazel shutdown 2>/dev/null
 first_s=$(run first text)
+profiles first
 bazel shutdown 2>/dev/null
 second_s=$(run second markdown --no-cache)
 bazel info "${flags[@]}" >/dev/null 2>&1 # the head's server up
@@ -93,6 +147,13 @@ grep -q "from an earlier run" "$dir/out/warm.log" || { echo "FAIL: the rerun ren
 got=$(prdiff --affected-only 2>/dev/null)
 [[ $got == "$want" ]] || { echo "FAIL: prdiff's affected set differs from bazel query rdeps" >&2; diff <(echo "$want") <(echo "$got") >&2; exit 1; }
 affected=$(echo "$got" | wc -l)
+# The Go actions the affected kustomizations need (the renderer's compilation from source).
+mapfile -t targets <<<"$got"
+go_actions=$(bazel aquery "${flags[@]}" --output=text "mnemonic('Go.*', deps(set(${targets[*]})))" 2>/dev/null | grep -c '^action ' || true)
+if [[ $RENDERER == prebuilt && $go_actions != 0 ]]; then
+  echo "FAIL: the affected kustomizations of a prebuilt consumer need $go_actions Go actions" >&2
+  exit 1
+fi
 # Where each run's time went: its Bazel commands and the checkout, from its log.
 steps() {
   awk '/^prdiff: \(in / && $5 == "took" { side = ($3 ~ /\/krm-prdiff-[0-9a-f]+\/base/ ? "base" : "head"); printf "%s%s %s %.1f", sep, side, $4, $6; sep = ", " }
@@ -137,7 +198,8 @@ size() { wc -c <"$1" | tr -d ' '; }
 
 cat <<EOF
 
-The pull-request flow on a generated monorepo (bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED):
+The pull-request flow on a generated monorepo (bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED),
+the renderer $RENDERER ($go_actions Go actions in the affected kustomizations' dependencies):
 $(find . -name kustomization.yaml | wc -l) kustomization directories, ${#overlays[@]} deployments; one leaf base edited ($base);
 $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -147,6 +209,8 @@ $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)
 | prdiff, CI job: Bazel servers stopped, new base output base | **$first_s** | $affected affected kustomizations (= bazel query rdeps); $(steps first) |
 | prdiff --no-cache: servers stopped, base output base kept | **$second_s** | $(steps second) |
 | prdiff rerun: the head's server running, the base's manifests kept | **$warm_s** | $(steps warm) |
+| CI job's base build, Bazel profile (s) | | $(phases "$dir/out/first-base.profile.gz") |
+| CI job's head build, Bazel profile (s) | | $(phases "$dir/out/first-head.profile.gz") |
 | the loop: kustomize build of every deployment at both revisions | $build_s | $((2 * ${#overlays[@]})) runs |
 | the loop: diff -u of each pair | $diff_s | |
 | the loop in all | **$loop_s** | loop / prdiff: $(awk -v l="$loop_s" -v a="$first_s" -v b="$second_s" -v c="$warm_s" 'BEGIN { printf "%.1fx (CI job), %.1fx (--no-cache), %.1fx (rerun)", l / a, l / b, l / c }') |

@@ -5,19 +5,14 @@ package integration
 import (
 	"archive/tar"
 	"compress/gzip"
-	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
@@ -121,11 +116,9 @@ func TestPrebuilt(t *testing.T) {
 		t.FailNow()
 	}
 
-	srv := serve(t, dl)
-	// Bazel 7 rewrites to http(s) URLs only (not file://); without a scheme the https of the
-	// original would stay.
+	srv := bazeltest.Serve(t, dl)
 	downloader := filepath.Join(work, "downloader.cfg")
-	bazeltest.WriteFile(t, downloader, "rewrite github.com/rules-krm/rules_krm/releases/download/(.*) "+srv.url+"/$1\nallow 127.0.0.1\nblock *\n")
+	bazeltest.WriteFile(t, downloader, bazeltest.DownloaderConfig(srv.URL))
 	consumerDir := filepath.Join(work, "consumer")
 	if err := os.RemoveAll(consumerDir); err != nil {
 		t.Fatal(err)
@@ -148,8 +141,8 @@ func TestPrebuilt(t *testing.T) {
 	t.Log("consumer: bazel test //...")
 	execLog := filepath.Join(work, "exec.json")
 	bz.Must(t, with("test", "--execution_log_json_file="+execLog, "//...")...)
-	if archive := "/v" + version + "/krm-" + version + "-" + host + ".tar.gz"; !srv.served(archive) {
-		t.Errorf("the archive %s was not downloaded from the loopback server; it served %q", archive, srv.log())
+	if archive := "/v" + version + "/krm-" + version + "-" + host + ".tar.gz"; !srv.Served(archive) {
+		t.Errorf("the archive %s was not downloaded from the loopback server; it served %q", archive, srv.Log())
 	}
 
 	t.Log("consumer: what ran")
@@ -220,10 +213,10 @@ func TestPrebuilt(t *testing.T) {
 	bazeltest.WriteFile(t, filepath.Join(dl, "mirror", version, host+".tgz"), archive)
 	module := filepath.Join(consumerDir, "MODULE.bazel")
 	plain := readFile(t, module)
-	bazeltest.WriteFile(t, module, plain+"\nkrm = use_extension(\"@rules_krm//rules:extensions.bzl\", \"krm\")\nkrm.toolchain(urls = [\""+srv.url+"/mirror/{version}/{platform}.tgz\"])\n")
+	bazeltest.WriteFile(t, module, plain+"\nkrm = use_extension(\"@rules_krm//rules:extensions.bzl\", \"krm\")\nkrm.toolchain(urls = [\""+srv.URL+"/mirror/{version}/{platform}.tgz\"])\n")
 	bz.Must(t, "build", "--experimental_downloader_config="+downloader, "--repository_cache="+repoCache+"-mirror", "//...")
-	if m := "/mirror/" + version + "/" + host + ".tgz"; !srv.served(m) {
-		t.Errorf("krm.toolchain(urls = ...) did not download %s from the mirror; the server served %q", m, srv.log())
+	if m := "/mirror/" + version + "/" + host + ".tgz"; !srv.Served(m) {
+		t.Errorf("krm.toolchain(urls = ...) did not download %s from the mirror; the server served %q", m, srv.Log())
 	}
 
 	t.Log("krm.toolchain(version = ...) without a release")
@@ -298,57 +291,4 @@ func untar(t *testing.T, file, dir string) []string {
 			t.Fatal(err)
 		}
 	}
-}
-
-// fileServer is a loopback HTTP server of a directory that records what it served.
-type fileServer struct {
-	url       string
-	mu        sync.Mutex
-	served200 []string
-}
-
-// serve serves dir on a free 127.0.0.1 port until the test ends.
-func serve(t *testing.T, dir string) *fileServer {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &fileServer{url: "http://" + l.Addr().String()}
-	files := http.FileServer(http.Dir(dir))
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		files.ServeHTTP(rec, r)
-		if r.Method == http.MethodGet && rec.status == http.StatusOK {
-			s.mu.Lock()
-			s.served200 = append(s.served200, r.URL.Path)
-			s.mu.Unlock()
-		}
-	})}
-	go srv.Serve(l)
-	t.Cleanup(func() { srv.Close() })
-	return s
-}
-
-// served reports whether a GET of path was answered 200.
-func (s *fileServer) served(path string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Contains(s.served200, path)
-}
-
-func (s *fileServer) log() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return fmt.Sprint(s.served200)
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
 }
