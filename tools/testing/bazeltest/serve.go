@@ -16,10 +16,16 @@ const ReleaseURLPrefix = "github.com/rules-krm/rules_krm/releases/download/"
 
 // DownloaderConfig is the text of a Bazel --experimental_downloader_config that sends the
 // release downloads to the server at url (a directory holding vVERSION/krm-*.tar.gz, as
-// scripts/release.sh writes it) and blocks every other host. Bazel 7 rewrites to http(s)
-// URLs only (not file://); without a scheme the https of the original would stay.
+// scripts/release.sh writes it). Offline, it blocks every other host, so that a download
+// that escaped the rewrite fails by name; online, a consumer still fetches its modules
+// from the registry. Bazel 7 rewrites to http(s) URLs only (not file://); without a scheme
+// the https of the original would stay.
 func DownloaderConfig(url string) string {
-	return "rewrite " + ReleaseURLPrefix + "(.*) " + url + "/$1\nallow 127.0.0.1\nblock *\n"
+	text := "rewrite " + ReleaseURLPrefix + "(.*) " + url + "/$1\n"
+	if Offline() {
+		text += "allow 127.0.0.1\nblock *\n"
+	}
+	return text
 }
 
 // FileServer is a loopback HTTP server of a directory that records what it served.

@@ -38,7 +38,7 @@ import (
 //     the README alone renders real trees with Gazelle.
 //
 // Nothing is downloaded from outside (Bazel's rc of these machines points every module at
-// local copies; the downloader config blocks every other host).
+// local copies; the downloader config blocks every other host there).
 func TestPrebuilt(t *testing.T) {
 	const version = "0.0.1-test"
 	root := bazeltest.Root(t)

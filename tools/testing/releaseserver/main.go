@@ -6,7 +6,7 @@
 //
 // DIR holds vVERSION/krm-VERSION-PLATFORM.tar.gz. Once it listens on a free 127.0.0.1 port,
 // it writes FILE, the --experimental_downloader_config that rewrites rules_krm's release URLs
-// to it and blocks every other host; each path it answers 200 is appended to the -served
+// to it (and, on offline machines, blocks every other host); each path it answers 200 is appended to the -served
 // file. It serves until SIGINT or SIGTERM.
 package main
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
 func TestRun(t *testing.T) {
@@ -41,11 +43,16 @@ func TestRun(t *testing.T) {
 			t.Fatalf("no downloader config after 10 s: %v", err)
 		}
 	}
-	m := regexp.MustCompile(`^rewrite github\.com/rules-krm/rules_krm/releases/download/\(\.\*\) (http://127\.0\.0\.1:[0-9]+)/\$1\nallow 127\.0\.0\.1\nblock \*\n$`).FindSubmatch(text)
+	m := regexp.MustCompile(`^rewrite github\.com/rules-krm/rules_krm/releases/download/\(\.\*\) (http://127\.0\.0\.1:[0-9]+)/\$1\n`).FindSubmatch(text)
 	if m == nil {
 		t.Fatalf("downloader config:\n%s", text)
 	}
 	url := string(m[1])
+	// Offline, every other host is blocked; online, the registry stays reachable.
+	rest, block := string(text[len(m[0]):]), "allow 127.0.0.1\nblock *\n"
+	if bazeltest.Offline() != (rest == block) || (rest != block && rest != "") {
+		t.Errorf("downloader config (offline: %v):\n%s", bazeltest.Offline(), text)
+	}
 	get := func(path string) (int, string) {
 		t.Helper()
 		resp, err := http.Get(url + path)
