@@ -47,6 +47,10 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   # themselves, one stage each (-v: every check they pass is logged).
   integration=(go test -tags bazel -timeout 60m -count=1 -v ./tools/testing/integration)
   go vet -tags bazel ./tools/testing/...
+  if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
+    echo "== bazel: the offline chroot sees a checkout deleted and cloned again (TestOfflineChroot)"
+    "${integration[@]}" -run '^TestOfflineChroot$'
+  fi
   echo "== bazel: rule errors (TestRules*)"
   "${integration[@]}" -run '^TestRules'
   echo "== bazel: incrementality (TestIncrementality)"

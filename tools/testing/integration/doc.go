@@ -1,6 +1,7 @@
 // Package integration holds the integration tests of rules_krm that drive Bazel
 // (tools/testing/bazeltest): failing builds and their messages, incrementality and cache
-// hits counted from execution logs, the e2e/bzlmod consumer and Gazelle on whole trees.
+// hits counted from execution logs, the e2e/bzlmod consumer, Gazelle on whole trees and the
+// offline chroot.
 // They carry the build tag bazel and run outside `bazel test`, from scripts/test.sh:
 //
 //	go test -tags bazel -timeout 60m ./tools/testing/integration -run 'TestRules'
