@@ -30,21 +30,30 @@ var ErrInput = errors.New("invalid input")
 // not expanded), and so are files over MaxFileBytes and documents nested deeper than MaxDepth.
 // It holds every object; Validator.ValidateFiles reads one document at a time.
 func Read(paths []string) ([]Object, error) {
-	files, err := Files(paths)
+	var objs []Object
+	err := eachObject(paths, func(o Object) error {
+		objs = append(objs, o)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	var objs []Object
+	return objs, nil
+}
+
+// eachObject calls fn with each object of the files paths name, in order, one document at a
+// time.
+func eachObject(paths []string, fn func(Object) error) error {
+	files, err := Files(paths)
+	if err != nil {
+		return err
+	}
 	for _, f := range files {
-		_, err := readFile(f, func(o Object) error {
-			objs = append(objs, o)
-			return nil
-		})
-		if err != nil {
-			return nil, err
+		if _, err := readFile(f, fn); err != nil {
+			return err
 		}
 	}
-	return objs, nil
+	return nil
 }
 
 // Files returns the files that paths name, as Read reads them: a directory's .yaml, .yml and

@@ -38,7 +38,10 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 	// both over a CRD that has no schemas.
 	var crdFileErr error
 	if len(crdPaths) > 0 {
-		crdFileErr = readCRDs(crdPaths, add)
+		crdFileErr = eachObject(crdPaths, func(o Object) error {
+			add(o)
+			return nil
+		})
 	}
 	var results []Result
 	var used []schemaOf
@@ -77,24 +80,6 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 		}
 	}
 	return results, nil
-}
-
-// readCRDs calls add with each CRD among the objects of the files paths name.
-func readCRDs(paths []string, add func(Object)) error {
-	files, err := Files(paths)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		_, err := readFile(f, func(o Object) error {
-			add(o)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // recheck validates again, reading file a second time (or its kept data), the objects of
