@@ -10,6 +10,8 @@ export GOTOOLCHAIN=local
 out=$(realpath -m "$1")
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# go list -m names no directory for a module not yet in the module cache (a fresh machine).
+go mod download github.com/bazelbuild/bazel-gazelle
 src=$(go list -m -f '{{.Dir}}' github.com/bazelbuild/bazel-gazelle)
 # A fixed directory, so that the Go build cache serves later builds.
 work=${TMPDIR:-/tmp}/rules_krm-gazelle-binary

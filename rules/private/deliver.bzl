@@ -156,15 +156,22 @@ target's name, reading its arguments from `<name>.krmargs` beside it: no shell."
     toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
-def deliver_targets(name, context = "", prune = False, **kwargs):
+def deliver_targets(name, context = "", prune = False, tags = [], **kwargs):
     """Declares `<name>.apply`, `<name>.diff` and `<name>.delete` for the kustomization `name`.
+
+    They are tagged `manual`: `bazel run //deploy:prod.apply` builds one when asked, and
+    `bazel build //...` builds none. Built for every directory, their executables, argument
+    files and runfiles trees were twelve of the fifteen actions a kustomization cost
+    (docs/performance.md, "Cost per kustomization").
 
     Args:
       name: the `krm_kustomization` target, in this package.
       context: the `context` of the three.
       prune: whether `<name>.apply` prunes.
-      **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...).
+      tags: the kustomization's tags; `manual` is added.
+      **kwargs: other common attributes (`visibility`, `testonly`, ...).
     """
+    run_tags = tags + ([] if "manual" in tags else ["manual"])
     for command in ["apply", "diff", "delete"]:
         krm_deliver(
             name = "%s.%s" % (name, command),
@@ -172,5 +179,6 @@ def deliver_targets(name, context = "", prune = False, **kwargs):
             manifests = [":" + name],
             context = context,
             prune = prune and command == "apply",
+            tags = run_tags,
             **kwargs
         )

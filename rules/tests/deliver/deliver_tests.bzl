@@ -69,6 +69,28 @@ def declared_targets_test(name, present = [], absent = []):
         declared = [n for n in present + absent if native.existing_rule(n)],
     )
 
+def _manual_test_impl(ctx):
+    env = unittest.begin(ctx)
+    asserts.equals(env, [], ctx.attr.not_manual, "run targets without the manual tag (bazel build //... would build them)")
+    return unittest.end(env)
+
+_manual_test = unittest.make(
+    _manual_test_impl,
+    attrs = {"not_manual": attr.string_list()},
+)
+
+def manual_targets_test(name, targets):
+    """Passes when each of `targets`, declared so far in the package, is tagged `manual`.
+
+    Args:
+      name: the test.
+      targets: target names.
+    """
+    _manual_test(
+        name = name,
+        not_manual = [n for n in targets if "manual" not in (native.existing_rule(n) or {}).get("tags", [])],
+    )
+
 def _applyset_name_test_impl(ctx):
     env = unittest.begin(ctx)
     asserts.equals(env, "krm-examples-deploy-prod-3779241764", applyset_name(Label("//examples/deploy:prod")))
