@@ -19,7 +19,8 @@ added, removed and changed objects, and each changed field with its old and
 new value. Lists of named items (containers, env, ...) are matched by name;
 multi-line strings get a line diff; a generated ConfigMap or Secret whose
 hash suffix changed is one renamed object, with the references that follow
-the rename folded under it; Secret values are never printed.
+the rename folded under it; Secret values are never printed, wherever they
+appear (docs/cli.md, "Secrets in krm diff").
 
 With --cluster, compares the live objects of a cluster with what
 'krm apply MANIFESTS' would make of them (a server-side dry-run apply of each),

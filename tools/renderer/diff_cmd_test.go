@@ -2,9 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
 func TestDiffCommand(t *testing.T) {
@@ -61,5 +66,48 @@ func TestDiffCommand(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("help", "diff"); code != 0 || !strings.Contains(stderr, "Usage: krm diff OLD NEW") || !strings.Contains(stderr, "--max-bytes") {
 		t.Errorf("help diff: exit %d, %q", code, stderr)
+	}
+}
+
+// TestDiffHidesSecrets runs krm diff on the cases of internal/rdiff/testdata/secrets, each as
+// two files in every output format, then all as two directories: no Secret value on stdout
+// or stderr, and a refused input (exit 2) is named.
+func TestDiffHidesSecrets(t *testing.T) {
+	archives, err := filepath.Glob("internal/rdiff/testdata/secrets/*.txtar")
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	dir := t.TempDir()
+	trees := [2]string{filepath.Join(dir, "old"), filepath.Join(dir, "new")}
+	formats := [][]string{{"-o", "text"}, {"--color", "always"}, {"-o", "markdown"}, {"-o", "json"}}
+	for _, a := range archives {
+		name := strings.TrimSuffix(filepath.Base(a), ".txtar")
+		cd := filepath.Join(dir, "cases", name)
+		bazeltest.WriteTxtar(t, a, cd)
+		pair := [2]string{filepath.Join(cd, "old.yaml"), filepath.Join(cd, "new.yaml")}
+		refused := false
+		for _, f := range formats {
+			code, out, errOut := runCLI(append(append([]string{"diff"}, f...), pair[0], pair[1])...)
+			refused = code == 2
+			if (code != 1 && code != 2) || (refused && !strings.Contains(errOut, pair[0])) {
+				t.Errorf("krm diff %s (%s): exit %d, stderr %q", f, name, code, errOut)
+			}
+			secrettest.NoLeak(t, fmt.Sprintf("krm diff %s (%s)", f, name), out+errOut)
+		}
+		for i := 0; i < 2 && !refused; i++ {
+			if err := os.MkdirAll(trees[i], 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(pair[i], filepath.Join(trees[i], name+".yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, f := range formats {
+		code, out, errOut := runCLI(append(append([]string{"diff"}, f...), trees[0], trees[1])...)
+		if code != 1 {
+			t.Errorf("krm diff %s on two trees: exit %d, stderr %q", f, code, errOut)
+		}
+		secrettest.NoLeak(t, fmt.Sprintf("krm diff %s on two trees", f), out+errOut)
 	}
 }

@@ -30,7 +30,8 @@ with the source file and line span of the field (the patch that set it, or
 the object's source document) and names the transformer that changed it when
 its source does not have it as rendered. Rules the API server writes in code
 (name formats, a Service's ports, immutable fields) are not checked
-(docs/cli.md).
+(docs/cli.md). No error prints a Secret value: "(Secret value hidden)"
+stands for it.
 
 Exit status: 0 all valid, 1 some object invalid, 2 an error (unreadable or
 malformed input, bad flags).

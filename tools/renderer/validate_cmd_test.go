@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
 )
 
 func TestValidateCommand(t *testing.T) {
@@ -207,4 +209,24 @@ func copyFollowingLinks(src, dst string) error {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
+}
+
+// TestValidateHidesSecrets runs krm validate on internal/validate/testdata/secrets in each
+// report format, to stdout and to a --junit file: the errors say a value is hidden, and no
+// Secret value is printed.
+func TestValidateHidesSecrets(t *testing.T) {
+	const cases = "internal/validate/testdata/secrets"
+	xml := filepath.Join(t.TempDir(), "test.xml")
+	for _, args := range [][]string{{"-o", "text"}, {"-o", "junit"}, {"--junit", xml}} {
+		code, out, errOut := runCLI(append(append([]string{"validate"}, args...), cases)...)
+		if code != 1 || !strings.Contains(out, "(Secret value hidden)") {
+			t.Errorf("krm validate %s: exit %d, stdout:\n%s\nstderr:\n%s", args, code, out, errOut)
+		}
+		secrettest.NoLeak(t, fmt.Sprintf("krm validate %s", args), out+errOut)
+	}
+	got, err := os.ReadFile(xml)
+	if err != nil || !strings.Contains(string(got), "(Secret value hidden)") {
+		t.Errorf("--junit %s: %v\n%s", xml, err, got)
+	}
+	secrettest.NoLeak(t, "krm validate --junit", string(got))
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 )
 
 // Kinds of Field.Change.
@@ -29,7 +31,7 @@ type Field struct {
 	New json.RawMessage `json:"new,omitempty"`
 	// Lines is a unified line diff, instead of Old and New, for multi-line strings.
 	Lines []string `json:"lines,omitempty"`
-	// Redacted is set for a Secret's data and stringData: no values at all.
+	// Redacted is set for Secret values (package secretdata): no values at all.
 	Redacted bool `json:"redacted,omitempty"`
 
 	// oldText and newText are the strings of a changed pair of string
@@ -44,28 +46,35 @@ var listKeys = []string{"name", "containerPort", "port", "mountPath"}
 
 // differ walks two objects in step.
 type differ struct {
-	secret bool // a Secret: data and stringData are redacted
-	out    []Field
+	old, new secretdata.Set // the Secret values of each side
+	out      []Field
 }
 
 // Fields lists how object b differs from object a (two mappings), field by field as krm
-// diff lists a changed object's fields (named lists matched by name, a Secret's data and
-// stringData redacted when secret is set): for krm trace, which compares a live object with
-// its render.
-func Fields(a, b *yaml.Node, secret bool) []Field { return diffObjects(a, b, secret) }
+// diff lists a changed object's fields (named lists matched by name, Secret values hidden
+// wherever package secretdata finds them; secret says that a and b are Secrets whatever
+// their kind says): for krm trace, which compares a live object with its render.
+func Fields(a, b *yaml.Node, secret bool) []Field {
+	return diffNodes(a, b, secretdata.Find(a, secret), secretdata.Find(b, secret))
+}
 
-func diffObjects(a, b *yaml.Node, secret bool) []Field {
-	d := &differ{secret: secret}
+func diffObjects(o, n object) []Field {
+	return diffNodes(o.node, n.node, secretdata.Find(o.node, o.secret), secretdata.Find(n.node, n.secret))
+}
+
+func diffNodes(a, b *yaml.Node, oldSecrets, newSecrets secretdata.Set) []Field {
+	d := &differ{old: oldSecrets, new: newSecrets}
 	d.node("", a, b, false)
 	return d.out
 }
 
+// node compares a and b; hidden says their values must not be printed.
 func (d *differ) node(path string, a, b *yaml.Node, hidden bool) {
 	switch {
 	case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
-		d.mapping(path, a, b, hidden)
+		d.mapping(path, a, b, hidden || d.old.Has(a) || d.new.Has(b))
 	case a.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode:
-		d.sequence(path, a, b, hidden)
+		d.sequence(path, a, b, hidden || d.old.Has(a) || d.new.Has(b))
 	case a.Kind == yaml.ScalarNode && b.Kind == yaml.ScalarNode && sameScalar(a, b):
 	default:
 		d.changed(path, a, b, hidden)
@@ -73,6 +82,7 @@ func (d *differ) node(path string, a, b *yaml.Node, hidden bool) {
 }
 
 func (d *differ) changed(path string, a, b *yaml.Node, hidden bool) {
+	hidden = hidden || d.old.Within(a) || d.new.Within(b)
 	f := Field{Path: path, Change: Changed, Redacted: hidden}
 	if !hidden {
 		if isString(a) && isString(b) {
@@ -88,7 +98,13 @@ func (d *differ) changed(path string, a, b *yaml.Node, hidden bool) {
 	d.out = append(d.out, f)
 }
 
+// one notes n removed from the old side or added on the new.
 func (d *differ) one(path, change string, n *yaml.Node, hidden bool) {
+	side := d.new
+	if change == Removed {
+		side = d.old
+	}
+	hidden = hidden || side.Within(n)
 	f := Field{Path: path, Change: change, Redacted: hidden}
 	if !hidden && change == Added {
 		f.New = jsonValue(n)
@@ -112,22 +128,24 @@ func (d *differ) mapping(path string, a, b *yaml.Node, hidden bool) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		p := keyPath(path, k)
-		h := hidden || (d.secret && path == "" && (k == "data" || k == "stringData"))
 		x, inA := av[k]
 		y, inB := bv[k]
 		switch {
 		case !inB:
-			d.one(p, Removed, x, h)
+			d.one(p, Removed, x, hidden)
 		case !inA:
-			d.one(p, Added, y, h)
+			d.one(p, Added, y, hidden)
 		default:
-			d.node(p, x, y, h)
+			d.node(p, x, y, hidden)
 		}
 	}
 }
 
 func (d *differ) sequence(path string, a, b *yaml.Node, hidden bool) {
-	key := listKey(a, b)
+	key := ""
+	if !hidden { // a path [KEY=VALUE] would print an item's value
+		key = listKey(a, b)
+	}
 	if key == "" {
 		n := len(a.Content)
 		if len(b.Content) < n {

@@ -11,6 +11,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 )
 
 // Bounds on one input file. Rendered manifests are far below them; a file
@@ -70,6 +72,7 @@ type object struct {
 	id     ID
 	node   *yaml.Node // the mapping
 	origin string     // from the provenance origin annotation, if any
+	secret bool       // an item of a SecretList: a Secret whatever its kind says
 }
 
 // readFile reads and parses one input file, refusing files past the bounds.
@@ -85,8 +88,8 @@ func readFile(path string) ([]object, error) {
 	return objs, nil
 }
 
-// parse reads a YAML stream (a List's items count as its objects) into
-// objects, checking the bounds before anything walks the nodes.
+// parse reads a YAML stream into objects (a list's items count as its objects),
+// checking the bounds before anything walks the nodes.
 func parse(data []byte) ([]object, error) {
 	nodes, err := Nodes(data)
 	if err != nil {
@@ -95,17 +98,78 @@ func parse(data []byte) ([]object, error) {
 	var objs []object
 	seen := map[ID]bool{}
 	for i, n := range nodes {
-		o, err := newObject(yaml.NewRNode(n))
+		if err := uniqueKeys(n); err != nil {
+			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+		}
+		items, err := listItems(n, ID{}, false)
 		if err != nil {
 			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
 		}
-		if seen[o.id] {
-			return nil, fmt.Errorf("%w: %s appears twice", ErrMalformed, o.id)
+		for _, o := range items {
+			if seen[o.id] {
+				return nil, fmt.Errorf("%w: %s appears twice", ErrMalformed, o.id)
+			}
+			seen[o.id] = true
+			objs = append(objs, o)
 		}
-		seen[o.id] = true
-		objs = append(objs, o)
 	}
 	return objs, nil
+}
+
+// listItems returns the objects of a document: itself, or the items of a list (kind List
+// or KINDList, such as SecretList, with items: kubectl reads any such document as a list),
+// lists in lists too. An item without a kind or group is of the list's: a SecretList's
+// items have none.
+func listItems(n *yaml.Node, def ID, secret bool) ([]object, error) {
+	rn := yaml.NewRNode(n)
+	kind := rn.GetKind()
+	items := rn.Field("items")
+	if !hasSuffixFold(kind, "List") || items == nil || items.Value.YNode().Kind != yaml.SequenceNode {
+		o, err := newObject(rn, def)
+		o.secret = secret
+		return []object{o}, err
+	}
+	def = ID{Group: group(rn.GetApiVersion()), Kind: kind[:len(kind)-len("List")]}
+	secret = secret || secretdata.IsSecretList(n)
+	var out []object
+	for j, item := range items.Value.YNode().Content {
+		if item.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("line %d: item %d of the %s is not a mapping", item.Line, j+1, kind)
+		}
+		objs, err := listItems(item, def, secret)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
+// uniqueKeys refuses a mapping that repeats a key: YAML forbids it, and readers disagree on
+// which one counts (kyaml reads the first, a conversion to JSON keeps the last), so that the
+// object compared could be another than the one applied; for kind, a Secret could be taken
+// for something else.
+func uniqueKeys(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		seen := make(map[string]bool, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if seen[k.Value] {
+				return fmt.Errorf("line %d: key %q appears twice in one mapping: YAML allows a key once, and readers differ on which one counts", k.Line, k.Value)
+			}
+			seen[k.Value] = true
+		}
+	}
+	for _, c := range n.Content {
+		if err := uniqueKeys(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Nodes parses a YAML stream into its documents' mappings within the bounds
@@ -174,22 +238,34 @@ func check(n *yaml.Node, depth int, budget *int) error {
 	return nil
 }
 
-func newObject(rn *yaml.RNode) (object, error) {
-	kind := rn.GetKind()
+// newObject reads an object; def gives the kind and group of a list's item that has none.
+func newObject(rn *yaml.RNode, def ID) (object, error) {
+	kind, api := rn.GetKind(), rn.GetApiVersion()
+	g := group(api)
+	if kind == "" {
+		kind = def.Kind
+	}
+	if api == "" {
+		g = def.Group
+	}
 	if kind == "" {
 		return object{}, fmt.Errorf("no kind")
 	}
-	api := rn.GetApiVersion()
-	group, _, found := strings.Cut(api, "/")
-	if !found {
-		group = "" // core: "v1"
-	}
 	o := object{
-		id:   ID{Group: group, Kind: kind, Namespace: rn.GetNamespace(), Name: rn.GetName()},
+		id:   ID{Group: g, Kind: kind, Namespace: rn.GetNamespace(), Name: rn.GetName()},
 		node: rn.YNode(),
 	}
 	o.origin = dropProvenance(rn)
 	return o, nil
+}
+
+// group is the API group of an apiVersion: "" for the core group ("v1").
+func group(apiVersion string) string {
+	g, _, found := strings.Cut(apiVersion, "/")
+	if !found {
+		return ""
+	}
+	return g
 }
 
 // dropProvenance removes krm's provenance annotations from the object and

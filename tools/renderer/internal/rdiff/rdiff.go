@@ -14,8 +14,14 @@
 //     carry provenance) is one renamed object. Fields of other objects whose
 //     only change is the old name becoming the new are listed under it as
 //     references, not as changes of their own.
-//   - Values under a Secret's data and stringData are never output: such a
-//     field is only named, with Redacted set.
+//   - Secret values are never output, wherever package secretdata finds them
+//     (a Secret's data and stringData, for a kind Secret in any case, in lists
+//     and inside other objects; the annotations that copy a Secret; strings
+//     that hold one): such a field is only named, with Redacted set, and lists
+//     under it are matched by index (a path [name=VALUE] would print a value).
+//   - A list (kind List or KINDList, with items) counts as its items; an item
+//     without a kind is of the list's (a SecretList's items are Secrets). A
+//     mapping that repeats a key is malformed input.
 //   - krm's provenance annotations are not compared; the origin annotation
 //     names the object's source (Object.Origin).
 //
@@ -307,7 +313,7 @@ func compare(oldObjs, newObjs []object) []Object {
 		byNames[[2]string{p.old.id.Name, p.new.id.Name}] = i
 	}
 	for i, p := range renamed {
-		fields := diffObjects(p.old.node, p.new.node, p.new.id.Kind == "Secret")
+		fields := diffObjects(p.old, p.new)
 		out[i].Fields = withoutName(fields)
 	}
 	for _, o := range oldObjs {
@@ -324,7 +330,7 @@ func compare(oldObjs, newObjs []object) []Object {
 			continue
 		}
 		var own []Field
-		for _, f := range diffObjects(o.node, n.node, n.id.Kind == "Secret") {
+		for _, f := range diffObjects(o, n) {
 			if i, ok := byNames[[2]string{f.oldText, f.newText}]; ok && f.strings {
 				out[i].References = append(out[i].References, Reference{ID: n.id, Path: f.Path})
 				continue

@@ -320,12 +320,14 @@ func TestMalformedInputNamesTheFile(t *testing.T) {
 	deep := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata: " + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5) + "\n"
 	bomb := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
 	for name, c := range map[string]struct{ content, msg string }{
-		"bad yaml":  {"apiVersion: v1\nkind: [\n", "malformed input"},
-		"alias":     {bomb, "aliases are not allowed"},
-		"no kind":   {"apiVersion: v1\nmetadata:\n  name: c\n", "no kind"},
-		"twice":     {cm("x", "1") + cm("x", "2"), "ConfigMap app/x appears twice"},
-		"too deep":  {deep, "nested deeper than"},
-		"not a map": {"- a\n- b\n", "not a mapping"},
+		"bad yaml":    {"apiVersion: v1\nkind: [\n", "malformed input"},
+		"alias":       {bomb, "aliases are not allowed"},
+		"no kind":     {"apiVersion: v1\nmetadata:\n  name: c\n", "no kind"},
+		"twice":       {cm("x", "1") + cm("x", "2"), "ConfigMap app/x appears twice"},
+		"too deep":    {deep, "nested deeper than"},
+		"not a map":   {"- a\n- b\n", "not a mapping"},
+		"a key twice": {"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  name: d\n", `line 5: key "name" appears twice in one mapping`},
+		"a list item": {"apiVersion: v1\nkind: SecretList\nitems: [a]\n", "item 1 of the SecretList is not a mapping"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

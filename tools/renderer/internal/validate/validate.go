@@ -5,7 +5,8 @@
 //
 // It checks what schemas say (types, formats, enums, required fields, unknown fields, the
 // x-kubernetes-* extensions); the rules the API server writes in Go (name formats, a Service's
-// ports, immutable fields) are out of its scope (docs/cli.md, "krm validate").
+// ports, immutable fields) are out of its scope (docs/cli.md, "krm validate"). Errors
+// never print a Secret value (package secretdata): "(Secret value hidden)" stands for it.
 package validate
 
 import (
@@ -24,6 +25,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
 )
@@ -344,7 +346,7 @@ func (v *Validator) validateOne(o Object) Result {
 
 // check validates o and returns, with the result, the CustomResourceDefinition it used.
 func (v *Validator) check(o Object) (Result, schemaOf) {
-	w := &walker{v: v, file: o.File, id: objectName(o.Node), pid: provenanceID(o.Node)}
+	w := &walker{v: v, file: o.File, id: objectName(o.Node), pid: provenanceID(o.Node), root: o.Node}
 	w.origin, w.changed = provenanceOf(o.Node)
 	res := Result{Object: w.id, File: o.File, Line: o.Node.Line}
 	w.top(o.Node)
@@ -369,6 +371,9 @@ type walker struct {
 	at   []fieldsource.Elem
 	pid  provenance.ObjectID
 	used schemaOf
+	// root is the object; secrets its Secret values, found when an error first needs them.
+	root    *yaml.Node
+	secrets *secretdata.Set
 }
 
 // fail reports an error at the field w.at, whose rendered value is value (nil: missing); n
@@ -483,7 +488,7 @@ func (w *walker) value(n *yaml.Node, s *Schema, path string) {
 	}
 	got := jsonType(n)
 	if !typeAllowed(s.Types, got, n) {
-		w.fail(n, n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, shown(n))
+		w.fail(n, n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, w.shown(n))
 		return
 	}
 	switch got {
@@ -620,18 +625,18 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 			}
 		}
 		if !ok {
-			w.fail(n, n, path, "Unsupported value: %q: supported values: %s", n.Value, quoteAll(s.Enum))
+			w.fail(n, n, path, "Unsupported value: %s: supported values: %s", w.quoted(n), quoteAll(s.Enum))
 			return
 		}
 	}
 	switch {
 	case s.Format == "int32" && got == "integer":
 		if i, err := strconv.ParseInt(n.Value, 0, 64); err != nil || i < math.MinInt32 || i > math.MaxInt32 {
-			w.fail(n, n, path, "Invalid value: %s is out of the range of int32", n.Value)
+			w.fail(n, n, path, "Invalid value: %s is out of the range of int32", w.reveal(n, n.Value))
 		}
 	case s.Format == "date-time" && got == "string":
 		if _, err := time.Parse(time.RFC3339, n.Value); err != nil {
-			w.fail(n, n, path, "Invalid value: %q is not a date-time (RFC 3339)", n.Value)
+			w.fail(n, n, path, "Invalid value: %s is not a date-time (RFC 3339)", w.quoted(n))
 		}
 	case s.Format == "byte" && got == "string":
 		if _, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(n.Value)); err != nil {
@@ -639,7 +644,7 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 		}
 	case s.Format == "quantity" && got == "string":
 		if !quantityRE.MatchString(strings.TrimSpace(n.Value)) {
-			w.fail(n, n, path, "Invalid value: %q: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", n.Value)
+			w.fail(n, n, path, "Invalid value: %s: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", w.quoted(n))
 		}
 	}
 }
@@ -685,7 +690,11 @@ func typeAllowed(types []string, got string, n *yaml.Node) bool {
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
-func shown(n *yaml.Node) string {
+// hiddenValue stands for a value that no error may print (package secretdata).
+const hiddenValue = "(Secret value hidden)"
+
+// shown is a scalar's value as a type error ends with it: " VALUE", quoted and cut.
+func (w *walker) shown(n *yaml.Node) string {
 	if n.Kind != yaml.ScalarNode {
 		return ""
 	}
@@ -693,7 +702,22 @@ func shown(n *yaml.Node) string {
 	if len(v) > 40 {
 		v = v[:40] + "..."
 	}
-	return fmt.Sprintf(" %q", v)
+	return " " + w.reveal(n, strconv.Quote(v))
+}
+
+// quoted is a scalar's value, quoted, as an error shows it.
+func (w *walker) quoted(n *yaml.Node) string { return w.reveal(n, strconv.Quote(n.Value)) }
+
+// reveal is text, which shows n's value, unless that is a Secret value.
+func (w *walker) reveal(n *yaml.Node, text string) string {
+	if w.secrets == nil {
+		s := secretdata.Find(w.root, false)
+		w.secrets = &s
+	}
+	if w.secrets.Has(n) {
+		return hiddenValue
+	}
+	return text
 }
 
 func scalarKey(n *yaml.Node) string {
