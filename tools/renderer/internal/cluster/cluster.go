@@ -76,8 +76,19 @@ type Client struct {
 	mapper *mapper
 }
 
-// Connect loads the kubeconfig, selects the context and checks that the server answers.
-func Connect(ctx context.Context, cfg Config) (*Client, error) {
+// Target is a context of the kubeconfig, resolved without the network: nothing has been sent
+// to its server and no credential plugin has run, so a context the command may not use can
+// be refused first (Open).
+type Target struct {
+	// Context is the kubeconfig context, Server its API server's URL and Namespace its
+	// default namespace ("default" unless the context names one).
+	Context, Server, Namespace string
+
+	rc *rest.Config
+}
+
+// Resolve loads the kubeconfig and selects the context, reading files only.
+func Resolve(cfg Config) (*Target, error) {
 	rules := loadingRules(cfg)
 	if err := checkKubeconfigs(rules); err != nil {
 		return nil, err
@@ -114,23 +125,39 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 		rc.WarningHandler = rest.NoWarnings{}
 	}
 	rc.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedBodies{rt} })
-	hc, err := rest.HTTPClientFor(rc)
+	server := strings.TrimRight(rc.Host, "/")
+	if !strings.Contains(server, "://") {
+		server = "https://" + server
+	}
+	return &Target{Context: name, Server: server, Namespace: ns, rc: rc}, nil
+}
+
+// Connect makes the client and checks that the server answers: the first request, and the
+// first run of an exec credential plugin.
+func (t *Target) Connect(ctx context.Context) (*Client, error) {
+	hc, err := rest.HTTPClientFor(t.rc)
 	if err != nil {
-		return nil, fmt.Errorf("context %q: %w", name, err)
+		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
-	dyn, err := dynamic.NewForConfigAndClient(rc, hc)
+	dyn, err := dynamic.NewForConfigAndClient(t.rc, hc)
 	if err != nil {
-		return nil, fmt.Errorf("context %q: %w", name, err)
+		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
-	c := &Client{Context: name, Server: strings.TrimRight(rc.Host, "/"), Namespace: ns, dyn: dyn, http: hc}
-	if !strings.Contains(c.Server, "://") {
-		c.Server = "https://" + c.Server
-	}
+	c := &Client{Context: t.Context, Server: t.Server, Namespace: t.Namespace, dyn: dyn, http: hc}
 	c.mapper = &mapper{c: c, versions: map[string]*resourceList{}, groups: map[string]string{}}
 	if _, err := c.get(ctx, "/version"); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Connect resolves the context and connects to its server.
+func Connect(ctx context.Context, cfg Config) (*Client, error) {
+	t, err := Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t.Connect(ctx)
 }
 
 // loadingRules are clientcmd's rules for cfg: --kubeconfig, else $KUBECONFIG, else

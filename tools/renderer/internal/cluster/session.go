@@ -14,21 +14,26 @@ func init() {
 	clustersupport.Register = Open
 }
 
-// Open reads the manifests, connects, checks the context when the request writes, and
-// names the ApplySet: what krm apply, krm delete and krm diff --cluster do first.
+// Open reads the manifests, checks the context when the request writes, connects, and names
+// the ApplySet: what krm apply, krm delete and krm diff --cluster do first. A refused context
+// sends nothing: no discovery, no credentials, no exec plugin run.
 func Open(ctx context.Context, r clustersupport.Request) (clustersupport.Session, error) {
 	objs, err := ReadManifests(r.Manifests, r.Stdin)
 	if err != nil {
 		return nil, err
 	}
-	c, err := Connect(ctx, Config{Kubeconfig: r.Kubeconfig, KubeconfigBase: r.KubeconfigBase, Context: r.Context, Warnings: r.Warnings})
+	t, err := Resolve(Config{Kubeconfig: r.Kubeconfig, KubeconfigBase: r.KubeconfigBase, Context: r.Context, Warnings: r.Warnings})
 	if err != nil {
 		return nil, err
 	}
 	if r.Writes {
-		if err := AllowContext(c.Context, r.ExplicitContext, r.Allowed); err != nil {
+		if err := AllowContext(t.Context, r.ExplicitContext, r.Allowed); err != nil {
 			return nil, err
 		}
+	}
+	c, err := t.Connect(ctx)
+	if err != nil {
+		return nil, err
 	}
 	s := &session{c: c, objs: objs}
 	if r.ApplySet != "" {
