@@ -6,7 +6,9 @@
 //
 // Everything read from outside is bounded: manifests and kubeconfigs as krm diff's inputs
 // (rdiff.Nodes: size, nodes, depth, no YAML aliases), every API response body by MaxResponseBytes,
-// every request by RequestTimeout.
+// every request by RequestTimeout. Credentials stay with the server they are for: a redirect
+// is refused (transport.go), and a context apply or delete may not use is refused before
+// anything is sent (Open).
 package cluster
 
 import (
@@ -124,7 +126,7 @@ func Resolve(cfg Config) (*Target, error) {
 	} else {
 		rc.WarningHandler = rest.NoWarnings{}
 	}
-	rc.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedBodies{rt} })
+	rc.Wrap(func(rt http.RoundTripper) http.RoundTripper { return guard{rt} })
 	server := strings.TrimRight(rc.Host, "/")
 	if !strings.Contains(server, "://") {
 		server = "https://" + server
@@ -257,38 +259,6 @@ func AllowContext(context string, explicit bool, allowed []string) error {
 		ErrContext, context, AllowedContextsEnv)
 }
 
-// boundedBodies refuses response bodies larger than MaxResponseBytes.
-type boundedBodies struct{ rt http.RoundTripper }
-
-func (b boundedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := b.rt.RoundTrip(req)
-	if err != nil || resp.Body == nil {
-		return resp, err
-	}
-	resp.Body = &limitedBody{rc: resp.Body, left: MaxResponseBytes, url: req.URL.Path}
-	return resp, nil
-}
-
-type limitedBody struct {
-	rc   io.ReadCloser
-	left int64
-	url  string
-}
-
-func (l *limitedBody) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, fmt.Errorf("the API server's response to %s is larger than %d bytes", l.url, MaxResponseBytes)
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.rc.Read(p)
-	l.left -= int64(n)
-	return n, err
-}
-
-func (l *limitedBody) Close() error { return l.rc.Close() }
-
 // get reads a path of the API server (discovery), bounded; a 404 returns nil, nil.
 func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Server+path, nil)
@@ -318,7 +288,12 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	return body, nil
 }
 
-// unreachable names the server and context of a transport error.
+// unreachable names the server and context of a transport error: a refused redirect, or a
+// server krm cannot reach.
 func (c *Client) unreachable(err error) error {
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return fmt.Errorf("context %q: %w", c.Context, re)
+	}
 	return fmt.Errorf("%w %s (context %q): %v", ErrUnreachable, c.Server, c.Context, err)
 }

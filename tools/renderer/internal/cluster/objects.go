@@ -149,7 +149,8 @@ var conflictManager = regexp.MustCompile(`conflict with "([^"]*)"`)
 func (c *Client) apiError(verb string, o *Object, err error) error {
 	var ue *url.Error
 	var ne net.Error
-	if errors.As(err, &ue) || errors.As(err, &ne) {
+	var re *RedirectError
+	if errors.As(err, &ue) || errors.As(err, &ne) || errors.As(err, &re) {
 		return fmt.Errorf("%s %s: %w", verb, o, c.unreachable(err))
 	}
 	where := "cluster-wide"
