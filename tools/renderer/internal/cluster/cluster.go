@@ -29,6 +29,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // FieldManager is the field manager of every apply: the fields krm sets are owned by "krm".
@@ -281,9 +282,9 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	case resp.StatusCode == http.StatusUnauthorized:
 		return nil, fmt.Errorf("the API server %s refused the credentials of context %q (401 Unauthorized): log in again or fix the kubeconfig's user", c.Server, c.Context)
 	case resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("%w: GET %s on %s (context %q): %s", ErrForbidden, path, c.Server, c.Context, strings.TrimSpace(string(body)))
+		return nil, fmt.Errorf("%w: GET %s on %s (context %q): %s", ErrForbidden, path, c.Server, c.Context, scrub.Message(string(body)))
 	case resp.StatusCode/100 != 2:
-		return nil, fmt.Errorf("GET %s%s: %s", c.Server, path, resp.Status)
+		return nil, fmt.Errorf("GET %s%s: %s", c.Server, path, scrub.Message(resp.Status))
 	}
 	return body, nil
 }

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // Object is one rendered object and, once mapped, where the API serves it.
@@ -159,8 +160,8 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 	}
 	switch {
 	case apierrors.IsForbidden(err):
-		return fmt.Errorf("%s %s: %w: context %q may not %s %s %s (grant the verb in RBAC, or use another context): %v",
-			verb, o, ErrForbidden, c.Context, verb, groupResource(o.mapping.Resource), where, err)
+		return fmt.Errorf("%s %s: %w: context %q may not %s %s %s (grant the verb in RBAC, or use another context): %s",
+			verb, o, ErrForbidden, c.Context, verb, groupResource(o.mapping.Resource), where, scrub.Message(err.Error()))
 	case apierrors.IsConflict(err):
 		var st apierrors.APIStatus
 		if errors.As(err, &st) && st.Status().Details != nil {
@@ -177,12 +178,24 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 			}
 			if len(fields) > 0 {
 				return fmt.Errorf("%s %s: %w: %s: another field manager set these fields to other values; rerun with --force-conflicts to take them for %q, or leave them out of the render",
-					verb, o, ErrConflict, strings.Join(fields, ", "), FieldManager)
+					verb, o, ErrConflict, scrub.Message(strings.Join(fields, ", ")), FieldManager)
 			}
 		}
 	}
-	return fmt.Errorf("%s %s: %w", verb, o, err)
+	return fmt.Errorf("%s %s: %w", verb, o, serverMessage(err))
 }
+
+// serverError is an API server's error as krm prints it, bounded (scrub.Message); errors.Is
+// and As still see the server's.
+type serverError struct {
+	err error
+	msg string
+}
+
+func (e *serverError) Error() string { return e.msg }
+func (e *serverError) Unwrap() error { return e.err }
+
+func serverMessage(err error) error { return &serverError{err: err, msg: scrub.Message(err.Error())} }
 
 func groupResource(r schema.GroupVersionResource) string {
 	if r.Group == "" {
