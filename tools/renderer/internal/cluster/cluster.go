@@ -70,10 +70,11 @@ type Config struct {
 
 // Client is a connection to one API server.
 type Client struct {
-	// Context is the kubeconfig context in use, Server its API server's URL and Namespace its
-	// default namespace ("default" unless the context names one).
+	// Context is the kubeconfig context in use, Server its API server's URL without userinfo
+	// and Namespace its default namespace ("default" unless the context names one).
 	Context, Server, Namespace string
 
+	base   string // Target.base
 	dyn    dynamic.Interface
 	http   *http.Client
 	mapper *mapper
@@ -83,11 +84,13 @@ type Client struct {
 // to its server and no credential plugin has run, so a context the command may not use can
 // be refused first (Open).
 type Target struct {
-	// Context is the kubeconfig context, Server its API server's URL and Namespace its
-	// default namespace ("default" unless the context names one).
+	// Context is the kubeconfig context, Server its API server's URL as messages name it
+	// (without userinfo) and Namespace its default namespace ("default" unless the context
+	// names one).
 	Context, Server, Namespace string
 
-	rc *rest.Config
+	base string // the server's URL as written, userinfo and all: requests go there
+	rc   *rest.Config
 }
 
 // Resolve loads the kubeconfig and selects the context, reading files only.
@@ -132,7 +135,7 @@ func Resolve(cfg Config) (*Target, error) {
 	if !strings.Contains(server, "://") {
 		server = "https://" + server
 	}
-	return &Target{Context: name, Server: server, Namespace: ns, rc: rc}, nil
+	return &Target{Context: name, Server: scrub.URLs(server), Namespace: ns, base: server, rc: rc}, nil
 }
 
 // Connect makes the client and checks that the server answers: the first request, and the
@@ -146,7 +149,7 @@ func (t *Target) Connect(ctx context.Context) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
-	c := &Client{Context: t.Context, Server: t.Server, Namespace: t.Namespace, dyn: dyn, http: hc}
+	c := &Client{Context: t.Context, Server: t.Server, Namespace: t.Namespace, base: t.base, dyn: dyn, http: hc}
 	c.mapper = &mapper{c: c, versions: map[string]*resourceList{}, groups: map[string]string{}}
 	if _, err := c.get(ctx, "/version"); err != nil {
 		return nil, err
@@ -262,7 +265,7 @@ func AllowContext(context string, explicit bool, allowed []string) error {
 
 // get reads a path of the API server (discovery), bounded; a 404 returns nil, nil.
 func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Server+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -296,5 +299,5 @@ func (c *Client) unreachable(err error) error {
 	if errors.As(err, &re) {
 		return fmt.Errorf("context %q: %w", c.Context, re)
 	}
-	return fmt.Errorf("%w %s (context %q): %v", ErrUnreachable, c.Server, c.Context, err)
+	return fmt.Errorf("%w %s (context %q): %s", ErrUnreachable, c.Server, c.Context, scrub.URLs(err.Error()))
 }

@@ -185,17 +185,26 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 	return fmt.Errorf("%s %s: %w", verb, o, serverMessage(err))
 }
 
-// serverError is an API server's error as krm prints it, bounded (scrub.Message); errors.Is
-// and As still see the server's.
-type serverError struct {
+// shownError is an error with the text krm shows of it; errors.Is and As still see err.
+type shownError struct {
 	err error
 	msg string
 }
 
-func (e *serverError) Error() string { return e.msg }
-func (e *serverError) Unwrap() error { return e.err }
+func (e *shownError) Error() string { return e.msg }
+func (e *shownError) Unwrap() error { return e.err }
 
-func serverMessage(err error) error { return &serverError{err: err, msg: scrub.Message(err.Error())} }
+// serverMessage is an API server's error as krm prints it, bounded (scrub.Message).
+func serverMessage(err error) error { return &shownError{err: err, msg: scrub.Message(err.Error())} }
+
+// scrubbed is err with no URL's userinfo in its text (a kubeconfig's server URL may hold
+// user:password@, and client-go's errors quote request URLs): what leaves a Session.
+func scrubbed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &shownError{err: err, msg: scrub.URLs(err.Error())}
+}
 
 func groupResource(r schema.GroupVersionResource) string {
 	if r.Group == "" {
