@@ -205,3 +205,16 @@ func Raw(response string) http.Handler {
 		buf.Flush()
 	})
 }
+
+// Challenge answers 401 with a Basic challenge until a request carries an Authorization
+// header, then h: what makes git and curl send a URL's user and password.
+func Challenge(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Basic realm="hostile"`)
+			http.Error(w, "credentials, please", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

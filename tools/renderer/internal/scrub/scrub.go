@@ -16,8 +16,9 @@ import (
 	"strings"
 )
 
-// Placeholder stands where a known secret was.
-const Placeholder = "<redacted>"
+// Placeholder stands where a secret was: a bare word, so that a URL holding it stays a URL
+// (and JSON does not escape it).
+const Placeholder = "REDACTED"
 
 // Bounds of a server's message as krm prints it.
 const (
