@@ -29,18 +29,9 @@ metadata:
 data:
   password: ` + secretValue + "\n"
 
-// fakeAPI routes what krm's apply, delete, diff and get need of an API server for one Secret,
-// after the routes a test adds first (those win).
-func fakeAPI(s *hostile.Server) {
-	secret := map[string]any{"apiVersion": "v1", "kind": "Secret",
-		"metadata": map[string]any{"name": "s", "namespace": "default", "resourceVersion": "1"}}
-	s.Handle("GET", "/version", hostile.JSON(200, map[string]string{"major": "1", "minor": "30", "gitVersion": "v1.30.0"})).
-		Handle("GET", "/api/v1", hostile.JSON(200, map[string]any{"kind": "APIResourceList", "groupVersion": "v1",
-			"resources": []map[string]any{{"name": "secrets", "kind": "Secret", "namespaced": true}}})).
-		Handle("GET", "/api/v1/namespaces/default/secrets/s", hostile.JSON(200, secret)).
-		Handle("PATCH", "/api/v1/namespaces/default/secrets/s", hostile.JSON(200, secret)).
-		Handle("DELETE", "/api/v1/namespaces/default/secrets/s", hostile.JSON(200, map[string]any{"kind": "Status", "apiVersion": "v1", "status": "Success"}))
-}
+// fakeAPI routes what krm's apply, delete, diff and get need of an API server for the
+// Secret, after the routes a test adds first (those win).
+func fakeAPI(s *hostile.Server) { hostile.KubeAPI(s, "Secret", "secrets", "default", "s") }
 
 // credential is one kind of kubeconfig user, and what of it a server may see.
 type credential struct {
