@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 
@@ -33,5 +34,9 @@ func (l *liveDiffFlags) report(fs *pflag.FlagSet, stderr io.Writer) (*rdiff.Repo
 	if err != nil {
 		return nil, err
 	}
-	return cl.Diff(context.Background(), clustersupport.DiffOptions{Force: l.force, Name: strings.Join(fs.Args(), " ")})
+	r, err := cl.Diff(context.Background(), clustersupport.DiffOptions{Force: l.force, Name: strings.Join(fs.Args(), " ")})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cl.Where(), err) // as apply and delete name the server
+	}
+	return r, nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
+	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
 )
 
 // childEnv makes the test binary act as krm in the directory it names
@@ -26,6 +27,7 @@ import (
 const childEnv = "KRM_HOSTILE_CHILD_DIR"
 
 func TestMain(m *testing.M) {
+	kubeconfig.ServeExecPlugin() // the exec credential plugin of credentials_cli_test.go
 	if dir := os.Getenv(childEnv); dir != "" {
 		if err := os.Chdir(dir); err != nil {
 			fmt.Fprintln(os.Stderr, err)

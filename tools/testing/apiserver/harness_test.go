@@ -128,7 +128,25 @@ func TestKubeconfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kc kubeconfig
+	// What the test reads of the kubeconfig.
+	var kc struct {
+		CurrentContext string `json:"current-context"`
+		Clusters       []struct {
+			Name    string
+			Cluster struct {
+				Server                   string
+				CertificateAuthorityData []byte `json:"certificate-authority-data"`
+			}
+		}
+		Users []struct {
+			Name string
+			User struct{ Token string }
+		}
+		Contexts []struct {
+			Name    string
+			Context struct{ Cluster, User string }
+		}
+	}
 	if err := json.Unmarshal(data, &kc); err != nil {
 		t.Fatal(err)
 	}

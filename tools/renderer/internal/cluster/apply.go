@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // ApplyOptions are the choices of one apply.
@@ -195,7 +197,7 @@ func (c *Client) applyOne(ctx context.Context, obj *Object, o ApplyOptions) (str
 			verb = "create"
 		}
 		if apierrors.IsNotFound(err) {
-			return "", err // a dry run into a namespace that does not exist yet: the caller decides
+			return "", serverMessage(err) // a dry run into a namespace that does not exist yet: the caller decides
 		}
 		return "", c.apiError(verb, obj, err)
 	}
@@ -240,7 +242,7 @@ func (c *Client) waitReady(ctx context.Context, obj *Object, timeout time.Durati
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%s is not ready after %s (%s): the objects that need it were not applied", obj, timeout, state)
+			return fmt.Errorf("%s is not ready after %s (%s): the objects that need it were not applied", obj, timeout, scrub.Message(state))
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

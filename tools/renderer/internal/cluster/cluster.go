@@ -6,7 +6,9 @@
 //
 // Everything read from outside is bounded: manifests and kubeconfigs as krm diff's inputs
 // (rdiff.Nodes: size, nodes, depth, no YAML aliases), every API response body by MaxResponseBytes,
-// every request by RequestTimeout.
+// every request by RequestTimeout. Credentials stay with the server they are for: a redirect
+// is refused (transport.go), and a context apply or delete may not use is refused before
+// anything is sent (Open).
 package cluster
 
 import (
@@ -27,6 +29,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // FieldManager is the field manager of every apply: the fields krm sets are owned by "krm".
@@ -67,17 +70,31 @@ type Config struct {
 
 // Client is a connection to one API server.
 type Client struct {
-	// Context is the kubeconfig context in use, Server its API server's URL and Namespace its
-	// default namespace ("default" unless the context names one).
+	// Context is the kubeconfig context in use, Server its API server's URL without userinfo
+	// and Namespace its default namespace ("default" unless the context names one).
 	Context, Server, Namespace string
 
+	base   string // Target.base
 	dyn    dynamic.Interface
 	http   *http.Client
 	mapper *mapper
 }
 
-// Connect loads the kubeconfig, selects the context and checks that the server answers.
-func Connect(ctx context.Context, cfg Config) (*Client, error) {
+// Target is a context of the kubeconfig, resolved without the network: nothing has been sent
+// to its server and no credential plugin has run, so a context the command may not use can
+// be refused first (Open).
+type Target struct {
+	// Context is the kubeconfig context, Server its API server's URL as messages name it
+	// (without userinfo) and Namespace its default namespace ("default" unless the context
+	// names one).
+	Context, Server, Namespace string
+
+	base string // the server's URL as written, userinfo and all: requests go there
+	rc   *rest.Config
+}
+
+// Resolve loads the kubeconfig and selects the context, reading files only.
+func Resolve(cfg Config) (*Target, error) {
 	rules := loadingRules(cfg)
 	if err := checkKubeconfigs(rules); err != nil {
 		return nil, err
@@ -113,24 +130,40 @@ func Connect(ctx context.Context, cfg Config) (*Client, error) {
 	} else {
 		rc.WarningHandler = rest.NoWarnings{}
 	}
-	rc.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedBodies{rt} })
-	hc, err := rest.HTTPClientFor(rc)
+	rc.Wrap(func(rt http.RoundTripper) http.RoundTripper { return guard{rt} })
+	server := strings.TrimRight(rc.Host, "/")
+	if !strings.Contains(server, "://") {
+		server = "https://" + server
+	}
+	return &Target{Context: name, Server: scrub.URLs(server), Namespace: ns, base: server, rc: rc}, nil
+}
+
+// Connect makes the client and checks that the server answers: the first request, and the
+// first run of an exec credential plugin.
+func (t *Target) Connect(ctx context.Context) (*Client, error) {
+	hc, err := rest.HTTPClientFor(t.rc)
 	if err != nil {
-		return nil, fmt.Errorf("context %q: %w", name, err)
+		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
-	dyn, err := dynamic.NewForConfigAndClient(rc, hc)
+	dyn, err := dynamic.NewForConfigAndClient(t.rc, hc)
 	if err != nil {
-		return nil, fmt.Errorf("context %q: %w", name, err)
+		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
-	c := &Client{Context: name, Server: strings.TrimRight(rc.Host, "/"), Namespace: ns, dyn: dyn, http: hc}
-	if !strings.Contains(c.Server, "://") {
-		c.Server = "https://" + c.Server
-	}
+	c := &Client{Context: t.Context, Server: t.Server, Namespace: t.Namespace, base: t.base, dyn: dyn, http: hc}
 	c.mapper = &mapper{c: c, versions: map[string]*resourceList{}, groups: map[string]string{}}
 	if _, err := c.get(ctx, "/version"); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Connect resolves the context and connects to its server.
+func Connect(ctx context.Context, cfg Config) (*Client, error) {
+	t, err := Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t.Connect(ctx)
 }
 
 // loadingRules are clientcmd's rules for cfg: --kubeconfig, else $KUBECONFIG, else
@@ -230,41 +263,9 @@ func AllowContext(context string, explicit bool, allowed []string) error {
 		ErrContext, context, AllowedContextsEnv)
 }
 
-// boundedBodies refuses response bodies larger than MaxResponseBytes.
-type boundedBodies struct{ rt http.RoundTripper }
-
-func (b boundedBodies) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := b.rt.RoundTrip(req)
-	if err != nil || resp.Body == nil {
-		return resp, err
-	}
-	resp.Body = &limitedBody{rc: resp.Body, left: MaxResponseBytes, url: req.URL.Path}
-	return resp, nil
-}
-
-type limitedBody struct {
-	rc   io.ReadCloser
-	left int64
-	url  string
-}
-
-func (l *limitedBody) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, fmt.Errorf("the API server's response to %s is larger than %d bytes", l.url, MaxResponseBytes)
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.rc.Read(p)
-	l.left -= int64(n)
-	return n, err
-}
-
-func (l *limitedBody) Close() error { return l.rc.Close() }
-
 // get reads a path of the API server (discovery), bounded; a 404 returns nil, nil.
 func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.Server+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -284,14 +285,19 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	case resp.StatusCode == http.StatusUnauthorized:
 		return nil, fmt.Errorf("the API server %s refused the credentials of context %q (401 Unauthorized): log in again or fix the kubeconfig's user", c.Server, c.Context)
 	case resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("%w: GET %s on %s (context %q): %s", ErrForbidden, path, c.Server, c.Context, strings.TrimSpace(string(body)))
+		return nil, fmt.Errorf("%w: GET %s on %s (context %q): %s", ErrForbidden, path, c.Server, c.Context, scrub.Message(string(body)))
 	case resp.StatusCode/100 != 2:
-		return nil, fmt.Errorf("GET %s%s: %s", c.Server, path, resp.Status)
+		return nil, fmt.Errorf("GET %s%s: %s", c.Server, path, scrub.Message(resp.Status))
 	}
 	return body, nil
 }
 
-// unreachable names the server and context of a transport error.
+// unreachable names the server and context of a transport error: a refused redirect, or a
+// server krm cannot reach.
 func (c *Client) unreachable(err error) error {
-	return fmt.Errorf("%w %s (context %q): %v", ErrUnreachable, c.Server, c.Context, err)
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return fmt.Errorf("context %q: %w", c.Context, re)
+	}
+	return fmt.Errorf("%w %s (context %q): %s", ErrUnreachable, c.Server, c.Context, scrub.URLs(err.Error()))
 }

@@ -18,9 +18,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
+	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
 )
 
-func TestMain(m *testing.M) { os.Exit(apiserver.RunShared(m)) }
+// The test binary is also the exec credential plugin of the credentials tests.
+func TestMain(m *testing.M) {
+	kubeconfig.ServeExecPlugin()
+	os.Exit(apiserver.RunShared(m))
+}
 
 func connect(t *testing.T, s *apiserver.Server, context string) *Client {
 	t.Helper()

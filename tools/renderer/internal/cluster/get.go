@@ -20,6 +20,11 @@ var ErrNotFound = errors.New("not found")
 // MaxResponseBytes like every other). A namespaced object without a namespace is read from
 // the context's.
 func (s *session) Get(ctx context.Context, ref clustersupport.Ref) ([]byte, error) {
+	data, err := s.get(ctx, ref)
+	return data, scrubbed(err)
+}
+
+func (s *session) get(ctx context.Context, ref clustersupport.Ref) ([]byte, error) {
 	u := &unstructured.Unstructured{}
 	u.SetAPIVersion(ref.APIVersion)
 	u.SetKind(ref.Kind)

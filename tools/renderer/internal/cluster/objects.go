@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // Object is one rendered object and, once mapped, where the API serves it.
@@ -149,7 +150,8 @@ var conflictManager = regexp.MustCompile(`conflict with "([^"]*)"`)
 func (c *Client) apiError(verb string, o *Object, err error) error {
 	var ue *url.Error
 	var ne net.Error
-	if errors.As(err, &ue) || errors.As(err, &ne) {
+	var re *RedirectError
+	if errors.As(err, &ue) || errors.As(err, &ne) || errors.As(err, &re) {
 		return fmt.Errorf("%s %s: %w", verb, o, c.unreachable(err))
 	}
 	where := "cluster-wide"
@@ -158,8 +160,8 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 	}
 	switch {
 	case apierrors.IsForbidden(err):
-		return fmt.Errorf("%s %s: %w: context %q may not %s %s %s (grant the verb in RBAC, or use another context): %v",
-			verb, o, ErrForbidden, c.Context, verb, groupResource(o.mapping.Resource), where, err)
+		return fmt.Errorf("%s %s: %w: context %q may not %s %s %s (grant the verb in RBAC, or use another context): %s",
+			verb, o, ErrForbidden, c.Context, verb, groupResource(o.mapping.Resource), where, scrub.Message(err.Error()))
 	case apierrors.IsConflict(err):
 		var st apierrors.APIStatus
 		if errors.As(err, &st) && st.Status().Details != nil {
@@ -176,11 +178,32 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 			}
 			if len(fields) > 0 {
 				return fmt.Errorf("%s %s: %w: %s: another field manager set these fields to other values; rerun with --force-conflicts to take them for %q, or leave them out of the render",
-					verb, o, ErrConflict, strings.Join(fields, ", "), FieldManager)
+					verb, o, ErrConflict, scrub.Message(strings.Join(fields, ", ")), FieldManager)
 			}
 		}
 	}
-	return fmt.Errorf("%s %s: %w", verb, o, err)
+	return fmt.Errorf("%s %s: %w", verb, o, serverMessage(err))
+}
+
+// shownError is an error with the text krm shows of it; errors.Is and As still see err.
+type shownError struct {
+	err error
+	msg string
+}
+
+func (e *shownError) Error() string { return e.msg }
+func (e *shownError) Unwrap() error { return e.err }
+
+// serverMessage is an API server's error as krm prints it, bounded (scrub.Message).
+func serverMessage(err error) error { return &shownError{err: err, msg: scrub.Message(err.Error())} }
+
+// scrubbed is err with no URL's userinfo in its text (a kubeconfig's server URL may hold
+// user:password@, and client-go's errors quote request URLs): what leaves a Session.
+func scrubbed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &shownError{err: err, msg: scrub.URLs(err.Error())}
 }
 
 func groupResource(r schema.GroupVersionResource) string {

@@ -14,21 +14,34 @@ func init() {
 	clustersupport.Register = Open
 }
 
-// Open reads the manifests, connects, checks the context when the request writes, and
-// names the ApplySet: what krm apply, krm delete and krm diff --cluster do first.
+// Open reads the manifests, checks the context when the request writes, connects, and names
+// the ApplySet: what krm apply, krm delete and krm diff --cluster do first. A refused context
+// sends nothing: no discovery, no credentials, no exec plugin run.
 func Open(ctx context.Context, r clustersupport.Request) (clustersupport.Session, error) {
+	s, err := open(ctx, r)
+	if err != nil {
+		return nil, scrubbed(err)
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, r clustersupport.Request) (*session, error) {
 	objs, err := ReadManifests(r.Manifests, r.Stdin)
 	if err != nil {
 		return nil, err
 	}
-	c, err := Connect(ctx, Config{Kubeconfig: r.Kubeconfig, KubeconfigBase: r.KubeconfigBase, Context: r.Context, Warnings: r.Warnings})
+	t, err := Resolve(Config{Kubeconfig: r.Kubeconfig, KubeconfigBase: r.KubeconfigBase, Context: r.Context, Warnings: r.Warnings})
 	if err != nil {
 		return nil, err
 	}
 	if r.Writes {
-		if err := AllowContext(c.Context, r.ExplicitContext, r.Allowed); err != nil {
+		if err := AllowContext(t.Context, r.ExplicitContext, r.Allowed); err != nil {
 			return nil, err
 		}
+	}
+	c, err := t.Connect(ctx)
+	if err != nil {
+		return nil, err
 	}
 	s := &session{c: c, objs: objs}
 	if r.ApplySet != "" {
@@ -43,7 +56,8 @@ func Open(ctx context.Context, r clustersupport.Request) (clustersupport.Session
 	return s, nil
 }
 
-// session is a Client with the objects of one command.
+// session is a Client with the objects of one command. Its errors are scrubbed: no URL's
+// userinfo.
 type session struct {
 	c    *Client
 	objs []*Object
@@ -53,15 +67,16 @@ type session struct {
 func (s *session) Where() string { return fmt.Sprintf("context %s (%s)", s.c.Context, s.c.Server) }
 
 func (s *session) Apply(ctx context.Context, o clustersupport.ApplyOptions) error {
-	return s.c.Apply(ctx, s.objs, ApplyOptions{
+	return scrubbed(s.c.Apply(ctx, s.objs, ApplyOptions{
 		Force: o.Force, DryRun: o.DryRun, ApplySet: s.set, Prune: o.Prune, Timeout: o.Timeout, Report: o.Report,
-	})
+	}))
 }
 
 func (s *session) Delete(ctx context.Context, dryRun bool, report func(string)) error {
-	return s.c.Delete(ctx, s.objs, s.set, dryRun, report)
+	return scrubbed(s.c.Delete(ctx, s.objs, s.set, dryRun, report))
 }
 
 func (s *session) Diff(ctx context.Context, o clustersupport.DiffOptions) (*rdiff.Report, error) {
-	return s.c.Diff(ctx, s.objs, DiffOptions{Force: o.Force, ApplySet: s.set, Name: o.Name})
+	r, err := s.c.Diff(ctx, s.objs, DiffOptions{Force: o.Force, ApplySet: s.set, Name: o.Name})
+	return r, scrubbed(err)
 }

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // git runs the git command line in one repository. The git CLI (not a Go
@@ -21,6 +23,9 @@ type git struct {
 	// hide is the temporary repository's path, replaced in messages: errors
 	// name what the user gave, never a temporary path.
 	hide string
+	// secrets are masked in git's messages (scrub.Mask), as are URLs'
+	// userinfo.
+	secrets []string
 }
 
 // maxOutput bounds what one git command may print to us (object names,
@@ -66,12 +71,13 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 	return stdout.String(), nil
 }
 
-// clean is git's message without the temporary repository's path, its
-// hints and all but its last lines.
+// clean is git's message without the temporary repository's path,
+// credentials, its hints and all but its last lines.
 func (g *git) clean(msg string) string {
 	if g.hide != "" {
 		msg = strings.ReplaceAll(msg, g.hide, "<temporary repository>")
 	}
+	msg = scrub.URLs(scrub.Mask(msg, g.secrets...))
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(msg), "\n") {
 		if !strings.HasPrefix(l, "hint:") {

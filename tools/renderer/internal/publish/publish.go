@@ -17,12 +17,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // Identity is a commit's author or committer.
@@ -61,7 +62,8 @@ type Options struct {
 	Branch string
 	Next   bool
 	// DrySha is the source commit; RepoURL the source repository (may be
-	// empty); Commands what rendered the manifests: hydrator.metadata's.
+	// empty); Commands what rendered the manifests: hydrator.metadata's,
+	// recorded without the userinfo of any URL.
 	DrySha   string
 	RepoURL  string
 	Commands []string
@@ -136,7 +138,9 @@ func Publish(ctx context.Context, o Options, ds []Deployment) (Result, error) {
 	if exe == "" {
 		exe = "git"
 	}
-	g := &git{exe: exe, env: gitEnv(o.Env)}
+	// git's messages are relayed: they must not quote a credential of either URL (a server's
+	// "remote:" lines may echo what it was sent).
+	g := &git{exe: exe, env: gitEnv(o.Env), secrets: append(scrub.FromURL(o.Repo), scrub.FromURL(o.RepoURL)...)}
 	if _, err := g.exec(ctx, nil, []string{"check-ref-format", "refs/heads/" + target}, "check-ref-format"); err != nil {
 		return res, fmt.Errorf("--branch %q: not a valid branch name", o.Branch)
 	}
@@ -149,7 +153,14 @@ func Publish(ctx context.Context, o Options, ds []Deployment) (Result, error) {
 	if _, err := g.exec(ctx, nil, []string{"init", "-q", "--bare", tmp}, "init"); err != nil {
 		return res, err
 	}
-	p := &publisher{o: o, g: g, ds: ds, target: target, repo: o.Repo, shown: redact(o.Repo)}
+	// What the branch records (hydrator.metadata, the commit message) holds no credentials:
+	// $CI_REPOSITORY_URL is https://gitlab-ci-token:TOKEN@host/...
+	o.RepoURL = scrub.URLs(o.RepoURL)
+	o.Commands = append([]string(nil), o.Commands...)
+	for i, c := range o.Commands {
+		o.Commands[i] = scrub.URLs(c)
+	}
+	p := &publisher{o: o, g: g, ds: ds, target: target, repo: o.Repo, shown: scrub.URLs(o.Repo)}
 	if err := p.hashInputs(ctx); err != nil {
 		return res, err
 	}
@@ -479,16 +490,6 @@ func lookup(env []string, key string) string {
 		}
 	}
 	return ""
-}
-
-// redact is a repository URL without a password or token, for messages.
-func redact(repo string) string {
-	u, err := url.Parse(repo)
-	if err != nil || u.User == nil || u.Scheme == "" {
-		return repo
-	}
-	u.User = nil
-	return u.String()
 }
 
 // ResolveRepo makes a relative local path absolute against wd (the user's
