@@ -5,19 +5,19 @@
 # load; the script prints each tool's median CPU (user+system) and wall time
 # and its ratios to kustomize's in this one run.
 #
-# By default it measures two builds of the full krm: `krm` (-tags krm_lazyhelm:
-# Helm and client-go not linked; charts, cluster commands and workers run in
-# krm_helm beside it) and `krm_helm` (./tools/renderer as is: Helm linked in,
-# initialised in every process). It checks first that the first renders the
-# helm example (examples/helm) as the second does.
+# By default it measures the two builds of krm: `krm` (./tools/renderer, what `go build` and
+# `go install` make: Helm and client-go not linked; charts, cluster commands and workers run
+# in krm_helm beside it) and `krm_helm` (./tools/renderer/krm_helm: Helm linked in,
+# initialised in every process). It checks first that the first renders the helm example
+# (examples/helm) as the second does.
 #
 # Usage: scripts/bench-startup.sh
 #
 # Environment:
-#   KRM=PATH        binary to benchmark as krm (default: krm -tags krm_lazyhelm, in a
-#                   temporary directory with krm_helm beside it)
-#   KRM_LINKED=PATH a second krm to measure alongside (default, when KRM is unset: .bin/krm
-#                   built from ./tools/renderer, Helm linked in; empty: none)
+#   KRM=PATH        binary to benchmark as krm (default: .bin/krm, built from ./tools/renderer,
+#                   with .bin/krm_helm beside it)
+#   KRM_LINKED=PATH a second krm to measure alongside (default, when KRM is unset:
+#                   .bin/krm_helm, Helm linked in; empty: none)
 #   KUSTOMIZE=PATH  reference kustomize (default: .bin/kustomize, installed at v5.8.2 if missing)
 #   RUNS=100        runs of each tool
 #
@@ -35,24 +35,19 @@ log() { echo "bench-startup: $*" >&2; }
 
 user_krm=${KRM:-}
 # shellcheck source=scripts/bench-tools.sh
-source "$ROOT/scripts/bench-tools.sh" # builds .bin/krm (Helm linked) when KRM is unset
+source "$ROOT/scripts/bench-tools.sh" # builds .bin/krm and .bin/krm_helm when KRM is unset
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-startup.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 go build -o "$TMP/measure" ./bench/measure
 
 if [[ -z $user_krm ]]; then
-  LINKED=${KRM_LINKED-$KRM}
-  mkdir "$TMP/lazy"
-  log "building krm -tags krm_lazyhelm, with krm_helm beside it"
-  go build -tags krm_lazyhelm -o "$TMP/lazy/krm" ./tools/renderer
-  cp "$KRM" "$TMP/lazy/krm_helm"
-  KRM=$TMP/lazy/krm
+  LINKED=${KRM_LINKED-$ROOT/.bin/krm_helm}
   # Helm support is still there: the chart is rendered, by krm_helm.
-  "$KRM" build --enable-helm examples/helm >"$TMP/helm-lazy.yaml"
-  "$TMP/lazy/krm_helm" build --enable-helm examples/helm >"$TMP/helm-linked.yaml"
-  if ! cmp -s "$TMP/helm-lazy.yaml" "$TMP/helm-linked.yaml"; then
-    log "FAILED: krm -tags krm_lazyhelm renders examples/helm differently"
+  "$KRM" build --enable-helm examples/helm >"$TMP/helm-default.yaml"
+  "$ROOT/.bin/krm_helm" build --enable-helm examples/helm >"$TMP/helm-linked.yaml"
+  if ! cmp -s "$TMP/helm-default.yaml" "$TMP/helm-linked.yaml"; then
+    log "FAILED: krm renders examples/helm differently from krm_helm"
     exit 1
   fi
 else

@@ -75,12 +75,13 @@ if [[ $source == 1 ]]; then
 fi
 
 # build PLATFORM GO-BUILD-ARGS...: a static binary for PLATFORM (os_arch), without paths, VCS
-# data or build id, its version stamped.
+# data or build id, its version stamped (package cli prints it, in the three renderers).
+module=github.com/rules-krm/rules_krm
 build() {
   local p=$1
   shift
   (cd "$ROOT" && CGO_ENABLED=0 GOOS=${p%_*} GOARCH=${p#*_} GOFLAGS=-mod=readonly \
-    go build -trimpath -buildvcs=false -ldflags "-s -w -buildid= -X main.version=$version" "$@")
+    go build -trimpath -buildvcs=false -ldflags "-s -w -buildid= -X $module/tools/renderer/internal/cli.version=$version" "$@")
 }
 
 goversion=$(go env GOVERSION)
@@ -92,12 +93,13 @@ for p in $(printf '%s\n' "${platforms[@]}" | sort -u); do
   echo "== krm $version for $p ($goversion)" >&2
   dir=$stage/$p
   mkdir -p "$dir"
-  # krm links neither Helm nor client-go and starts faster than kustomize; a chart, a cluster
-  # command or a persistent worker makes it exec krm_helm, the full renderer beside it
-  # (tools/renderer/helm_helper.go). Bazel's toolchain runs krm_helm and krm_nohelm directly.
-  build "$p" -tags krm_lazyhelm -o "$dir/krm" ./tools/renderer
-  build "$p" -o "$dir/krm_helm" ./tools/renderer
-  build "$p" -tags krm_nohelm -o "$dir/krm_nohelm" ./tools/renderer
+  # krm, the default build, links neither Helm nor client-go and starts faster than
+  # kustomize; a chart, a cluster command or a persistent worker makes it exec krm_helm, the
+  # full renderer beside it (tools/renderer/internal/handoff). Bazel's toolchain runs
+  # krm_helm and krm_nohelm directly.
+  build "$p" -o "$dir/krm" ./tools/renderer
+  build "$p" -o "$dir/krm_helm" ./tools/renderer/krm_helm
+  build "$p" -o "$dir/krm_nohelm" ./tools/renderer/krm_nohelm
   build "$p" -o "$dir/krm_golden" ./rules/private/golden
   archive=krm-$version-$p.tar.gz
   deterministic_tgz "$dir" "$out/$archive" krm krm_golden krm_helm krm_nohelm

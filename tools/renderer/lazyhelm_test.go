@@ -10,80 +10,44 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/handoff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
+	"github.com/rules-krm/rules_krm/tools/testing/hostile"
+	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
 )
-
-// lazyTag builds the krm that starts without Helm and client-go and runs krm_helm, the full
-// renderer beside it, for charts, cluster commands and workers (helm_helper.go).
-const lazyTag = "krm_lazyhelm"
 
 // The helper's file name and the variable naming another path: documented names.
-const (
-	helperFile    = "krm_helm"
-	helperPathEnv = "KRM_HELM"
-)
+const helperPathEnv = "KRM_HELM"
 
-// Its start-up is the lean renderer's because it links the same: neither Helm nor client-go.
-func TestLazyHelmLinksNoHelmNorClient(t *testing.T) {
-	checkLinksNoHelmNorClient(t, lazyTag)
+// The documented names are the ones package handoff uses.
+func TestHelperNames(t *testing.T) {
+	if handoff.HelperName != helperFile || handoff.HelperEnv != helperPathEnv {
+		t.Errorf("handoff looks for %s and %s, documented: %s and %s", handoff.HelperName, handoff.HelperEnv, helperFile, helperPathEnv)
+	}
 }
 
-// lazyPair builds krm (-tags krm_lazyhelm) and, unless alone, krm_helm beside it.
-func lazyPair(t *testing.T, alone bool) (krm string) {
-	t.Helper()
-	gocmd := goTool(t)
-	if testing.Short() {
-		t.Skip("builds two renderers")
+// examplesHelm is the chart example, with kustomize's output as its golden.
+const examplesHelm = "../../examples/helm"
+
+// Installed in one step, the default build renders a chart in krm_helm, byte-identical to
+// what krm_helm prints alone and to the checked-in golden (kustomize's output), and so does a
+// persistent worker asked for it; a build without a chart needs no helper.
+func TestDefaultRendersChartsInHelper(t *testing.T) {
+	dir := installed(t)
+	krm, full := filepath.Join(dir, defaultFile), filepath.Join(dir, helperFile)
+	golden, err := os.ReadFile(filepath.Join(examplesHelm, "helm_manifests.golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	krm = filepath.Join(dir, "krm")
-	builds := [][]string{{"build", "-tags", lazyTag, "-o", krm, "."}}
-	if !alone {
-		builds = append(builds, []string{"build", "-o", filepath.Join(dir, helperFile), "."})
-	}
-	for _, args := range builds {
-		if out, err := exec.Command(gocmd, args...).CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	for _, bin := range []string{krm, full} {
+		stdout, stderr, code := runKRM(t, nil, bin, "build", "--enable-helm", examplesHelm)
+		if code != 0 || stdout != string(golden) || stderr != "" {
+			t.Errorf("%s build --enable-helm examples/helm: exit %d, stderr %q, stdout equals the golden: %v", filepath.Base(bin), code, stderr, stdout == string(golden))
 		}
-	}
-	return krm
-}
-
-func runKRM(t *testing.T, env []string, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
-
-// A chart is rendered by krm_helm, byte-identical to the checked-in golden (kustomize's
-// output), and so is a chart requested of a persistent worker; a build without a chart
-// needs no helper.
-func TestLazyHelmRendersChartsInHelper(t *testing.T) {
-	krm := lazyPair(t, false)
-	example, err := filepath.Abs("../../examples/helm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden, err := os.ReadFile(filepath.Join(example, "helm_manifests.golden.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, stderr, code := runKRM(t, nil, krm, "build", "--enable-helm", example)
-	if code != 0 || stdout != string(golden) || stderr != "" {
-		t.Errorf("krm build --enable-helm examples/helm: exit %d, stderr %q, stdout equals the golden: %v", code, stderr, stdout == string(golden))
 	}
 
 	var stdin bytes.Buffer
-	if err := worker.WriteRequest(&stdin, 7, "build", "--enable-helm", example); err != nil {
+	if err := worker.WriteRequest(&stdin, 7, "build", "--enable-helm", examplesHelm); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(krm, worker.Flag)
@@ -103,12 +67,43 @@ func TestLazyHelmRendersChartsInHelper(t *testing.T) {
 	}
 }
 
-// Without krm_helm beside it, a build without a chart works; one with a chart fails
-// naming where the helper should be and how to build it, and so does a worker; a krm
-// without Helm named as the helper fails instead of running itself again and again.
-func TestLazyHelmWithoutHelper(t *testing.T) {
-	krm := lazyPair(t, false)
-	alone := lazyPair(t, true)
+// Installed in one step, the default build runs a command talking to a cluster in krm_helm:
+// it reaches the API server and prints what krm_helm prints.
+func TestDefaultRunsClusterCommandsInHelper(t *testing.T) {
+	dir := installed(t)
+	api := hostile.KubeAPI(hostile.New(t), "ConfigMap", "configmaps", "default", "cm")
+	work := t.TempDir()
+	kc, manifests := filepath.Join(work, "kubeconfig"), filepath.Join(work, "m.yaml")
+	if err := kubeconfig.Write(kc, "test", kubeconfig.Context{Name: "test", Server: api.URL, User: kubeconfig.User{Token: "t"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifests, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: default\ndata:\n  k: v\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"diff", "--cluster", manifests, "--kubeconfig", kc, "--context", "test"}
+	wantOut, wantErr, wantCode := runKRM(t, nil, filepath.Join(dir, helperFile), args...)
+	if n := len(api.Requests()); n == 0 || wantCode == 2 {
+		t.Fatalf("krm_helm diff --cluster: exit %d, %d requests\n%s%s", wantCode, n, wantOut, wantErr)
+	}
+	before := len(api.Requests())
+	stdout, stderr, code := runKRM(t, nil, filepath.Join(dir, defaultFile), args...)
+	if stdout != wantOut || stderr != wantErr || code != wantCode || len(api.Requests()) != 2*before {
+		t.Errorf("krm diff --cluster: exit %d (krm_helm: %d), %d requests (krm_helm: %d)\nstdout:\n%s\nstderr:\n%s\nkrm_helm's stdout:\n%s\nstderr:\n%s",
+			code, wantCode, len(api.Requests())-before, before, stdout, stderr, wantOut, wantErr)
+	}
+}
+
+// Without krm_helm beside it nor on PATH, a build without a chart works; one with a chart
+// fails saying where the helper should be and how to build it, and so does a worker; on PATH,
+// the helper is found there; a krm without Helm named as the helper fails instead of running
+// itself again and again.
+func TestDefaultWithoutHelper(t *testing.T) {
+	dir := installed(t)
+	alone := filepath.Join(t.TempDir(), defaultFile)
+	if err := copyFile(filepath.Join(dir, defaultFile), alone); err != nil {
+		t.Fatal(err)
+	}
+	noPath := []string{"PATH=" + t.TempDir()}
 	tree := t.TempDir()
 	for name, data := range map[string]string{
 		"kustomization.yaml": "resources:\n- cm.yaml\n",
@@ -118,18 +113,27 @@ func TestLazyHelmWithoutHelper(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if stdout, stderr, code := runKRM(t, nil, alone, "build", tree); code != 0 || !strings.Contains(stdout, "name: cm") {
+	if stdout, stderr, code := runKRM(t, noPath, alone, "build", tree); code != 0 || !strings.Contains(stdout, "name: cm") {
 		t.Errorf("build without a chart: exit %d\n%s%s", code, stdout, stderr)
 	}
 	missing := filepath.Join(filepath.Dir(alone), helperFile)
-	for _, args := range [][]string{{"build", "--enable-helm", "../../examples/helm"}, {worker.Flag}} {
-		_, stderr, code := runKRM(t, nil, alone, args...)
-		if code != 1 || !strings.Contains(stderr, "which is not at "+missing+": build it there (go build -o "+missing+" ./tools/renderer)") {
+	for _, args := range [][]string{{"build", "--enable-helm", examplesHelm}, {worker.Flag}} {
+		_, stderr, code := runKRM(t, noPath, alone, args...)
+		if code != 1 || !strings.Contains(stderr, "which is neither at "+missing+" nor on PATH: ") ||
+			!strings.Contains(stderr, "go build -o "+missing+" ./tools/renderer/krm_helm") {
 			t.Errorf("krm %s without %s: exit %d, stderr:\n%s", args[0], helperFile, code, stderr)
 		}
 	}
-	_, stderr, code := runKRM(t, []string{helperPathEnv + "=" + krm}, alone, "build", "--enable-helm", "../../examples/helm")
-	if code != 1 || !strings.Contains(stderr, "a helm chart needs Helm, and "+krm+", run for it, has none") {
+	golden, err := os.ReadFile(filepath.Join(examplesHelm, "helm_manifests.golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout, stderr, code := runKRM(t, []string{"PATH=" + dir}, alone, "build", "--enable-helm", examplesHelm); code != 0 || stdout != string(golden) {
+		t.Errorf("with %s on PATH: exit %d, stdout equals the golden: %v\n%s", helperFile, code, stdout == string(golden), stderr)
+	}
+	other := filepath.Join(dir, defaultFile)
+	_, stderr, code := runKRM(t, []string{helperPathEnv + "=" + other}, alone, "build", "--enable-helm", examplesHelm)
+	if code != 1 || !strings.Contains(stderr, "a helm chart needs Helm, and "+other+", run for it, has none") {
 		t.Errorf("with %s naming a krm without Helm: exit %d, stderr:\n%s", helperPathEnv, code, stderr)
 	}
 }

@@ -1,89 +1,183 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// leanTag builds the lean renderer, //tools/renderer:krm_nohelm (helm_enabled.go and
-// cluster_enabled.go are left out).
-const leanTag = "krm_nohelm"
+// The three builds of krm, as one install step names them in one directory: the default
+// (this package: `go install`'s name is the directory's), the full renderer and the lean one.
+const (
+	defaultFile = "renderer"
+	helperFile  = "krm_helm"
+	leanFile    = "krm_nohelm"
+)
 
-// goTool is the go command, or skips the test where there is none or no module to build (a
-// Bazel sandbox: no go.mod among the runfiles).
-func goTool(t *testing.T) string {
-	t.Helper()
-	gocmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go on PATH")
-	}
-	if _, err := os.Stat(filepath.Join("..", "..", "go.mod")); err != nil {
-		t.Skipf("not in the rules_krm module: %v", err)
-	}
-	return gocmd
+// Under Bazel the binaries are the test's data (BUILD.bazel names them in these variables);
+// under go test, `go install` builds them.
+var bazelBinaries = map[string]string{
+	defaultFile: "RENDERER_TEST_DEFAULT",
+	helperFile:  "RENDERER_TEST_FULL",
+	leanFile:    "RENDERER_TEST_LEAN",
 }
 
-// The lean renderer runs every render action without a chart, so it must start fast: it
-// links neither Helm nor client-go (helmsupport and clustersupport are the seams).
-func TestLeanRendererLinksNoHelmNorClient(t *testing.T) {
-	checkLinksNoHelmNorClient(t, leanTag)
+// packages are the main packages of the builds, in the module.
+var packages = map[string]string{
+	defaultFile: "github.com/rules-krm/rules_krm/tools/renderer",
+	helperFile:  "github.com/rules-krm/rules_krm/tools/renderer/krm_helm",
+	leanFile:    "github.com/rules-krm/rules_krm/tools/renderer/krm_nohelm",
 }
 
-// checkLinksNoHelmNorClient fails the test for each Helm or client-go package that krm built
-// with tag links.
-func checkLinksNoHelmNorClient(t *testing.T, tag string) {
-	t.Helper()
-	out, err := exec.Command(goTool(t), "list", "-deps", "-tags", tag, "github.com/rules-krm/rules_krm/tools/renderer").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
+// heavy are the module paths whose initialisation made krm start at twice kustomize's CPU.
+var heavy = []string{"helm.sh/helm", "k8s.io/client-go"}
+
+// installDir is where install put the binaries, removed by TestMain.
+var installDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if installDir != "" {
+		os.RemoveAll(installDir)
 	}
-	for _, pkg := range strings.Fields(string(out)) {
-		for _, banned := range []string{"k8s.io/client-go", "helm.sh/helm"} {
-			if pkg == banned || strings.HasPrefix(pkg, banned+"/") {
-				t.Errorf("krm -tags %s links %s", tag, pkg)
+	os.Exit(code)
+}
+
+var installOnce = sync.OnceValues(installAll)
+
+// installed is the directory holding the three builds: one `go install` of the three
+// packages into an empty GOBIN (what a user's one install step does), or under Bazel copies
+// of the test's data (copies: krm finds krm_helm beside its executable, symlinks resolved).
+func installed(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the renderers")
+	}
+	dir, err := installOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func installAll() (string, error) {
+	dir, err := os.MkdirTemp("", "krm-install-")
+	if err != nil {
+		return "", err
+	}
+	installDir = dir
+	if os.Getenv(bazelBinaries[defaultFile]) != "" {
+		for name, env := range bazelBinaries {
+			// rootpath: relative to the main repository, two levels above this package.
+			if err := copyFile(filepath.Join("..", "..", os.Getenv(env)), filepath.Join(dir, name)); err != nil {
+				return "", err
 			}
+		}
+		return dir, nil
+	}
+	cmd := exec.Command("go", "install", ".", "./krm_helm", "./krm_nohelm")
+	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install . ./krm_helm ./krm_nohelm: %v\n%s", err, out)
+	}
+	return dir, nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// The default build (what `go install` and `go build` of this package make) and the lean
+// renderer start fast because they link neither Helm nor client-go; krm_helm links both. The
+// executables are read (every Go binary names its functions' packages, stripped or not), and
+// where the go command is at hand, so are the packages' dependencies, which name the package.
+func TestBuildsLinkHelmOnlyInKrmHelm(t *testing.T) {
+	dir := installed(t)
+	for name, wantHeavy := range map[string]bool{defaultFile: false, leanFile: false, helperFile: true} {
+		exe, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mod := range heavy {
+			if got := bytes.Contains(exe, []byte(mod+"/")); got != wantHeavy {
+				t.Errorf("%s links %s: %v, want %v", name, mod, got, wantHeavy)
+			}
+		}
+	}
+	if os.Getenv(bazelBinaries[defaultFile]) != "" {
+		return // no go command nor module in the sandbox: the executables tell
+	}
+	for name, pkg := range packages {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		linked := map[string]bool{}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, mod := range heavy {
+				if dep == mod || strings.HasPrefix(dep, mod+"/") {
+					linked[mod] = true
+					if name != helperFile {
+						t.Errorf("%s links %s", pkg, dep)
+					}
+				}
+			}
+		}
+		if name == helperFile && len(linked) != len(heavy) {
+			t.Errorf("%s links only %v of %v", pkg, linked, heavy)
 		}
 	}
 }
 
 // The lean renderer's cluster commands say which krm to use.
 func TestLeanRendererClusterCommands(t *testing.T) {
-	gocmd := goTool(t)
-	if testing.Short() {
-		t.Skip("builds the lean renderer")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "krm_nohelm")
-	if out, err := exec.Command(gocmd, "build", "-tags", leanTag, "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	manifests := filepath.Join(dir, "m.yaml")
+	bin := filepath.Join(installed(t), leanFile)
+	manifests := filepath.Join(t.TempDir(), "m.yaml")
 	if err := os.WriteFile(manifests, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	const want = "Error: this krm is the lean renderer (krm_nohelm) without a Kubernetes client: use the full krm (@rules_krm//tools/renderer:krm)\n"
-	for _, args := range [][]string{{"apply", "--context", "prod"}, {"delete"}, {"diff", "--cluster"}} {
-		cmd := exec.Command(bin, append(args, manifests)...)
-		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || stdout.Len() > 0 || stderr.String() != want {
-			t.Errorf("krm_nohelm %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, &stdout, &stderr)
+	for _, args := range [][]string{{"apply", "--context", "prod", manifests}, {"delete", manifests}, {"diff", "--cluster", manifests},
+		// krm trace reads live objects through the same seam.
+		{"trace", "--context", "prod", "-m", manifests, "ConfigMap/a"}} {
+		stdout, stderr, code := runKRM(t, nil, bin, args...)
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("krm_nohelm %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
 		}
-	}
-	// krm trace reads live objects through the same seam.
-	cmd := exec.Command(bin, "trace", "--context", "prod", "-m", manifests, "ConfigMap/a")
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); !isExit(err, 2) || stdout.Len() > 0 || stderr.String() != want {
-		t.Errorf("krm_nohelm trace --context: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
 	}
 }
 
-func isExit(err error, code int) bool {
-	ee, ok := err.(*exec.ExitError)
-	return ok && ee.ExitCode() == code
+// runKRM runs bin with args, in the test's environment with env added.
+func runKRM(t *testing.T, env []string, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Linking this package gives krm its Kubernetes client: only the full krm imports it
-// (tools/renderer/cluster_enabled.go); the lean renderer links clustersupport alone.
+// (tools/renderer/krm_helm); the default build and the lean renderer link clustersupport alone.
 func init() {
 	clustersupport.Register = Open
 }

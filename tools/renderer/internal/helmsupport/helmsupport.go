@@ -1,7 +1,8 @@
 // Package helmsupport is where a krm built with Helm registers its chart
 // inflator (package helm), so that the packages configuring generators do
-// not link Helm themselves: a krm built with the krm_nohelm tag (the lean
-// renderer, docs/architecture.md) has none and says so.
+// not link Helm themselves: the default build registers one that runs
+// krm_helm instead (package handoff), and the lean renderer (krm_nohelm,
+// docs/architecture.md) has none and says so.
 package helmsupport
 
 import (

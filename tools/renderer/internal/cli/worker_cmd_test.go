@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
+)
+
+// workerTree writes a kustomization (with a deprecated field, so that a
+// render warns) and returns the directory holding it (app).
+func workerTree(t *testing.T) string {
+	return tree(t, map[string]string{
+		"app/kustomization.yaml": "commonLabels:\n  team: a\nresources:\n- cm.yaml\n",
+		"app/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  k: v\n",
+	})
+}
+
+// TestWorker runs krm as Bazel runs a persistent worker: one process, five
+// requests (a render, a failing render, renders with the inputs declared in
+// a manifest and in --input flags, one with an input left undeclared), and
+// checks each response and output against krm run as a command.
+func TestWorker(t *testing.T) {
+	dir := workerTree(t)
+	manifest := filepath.Join(dir, "inputs.txt")
+	if err := os.WriteFile(manifest, []byte("app/kustomization.yaml\napp/cm.yaml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdin bytes.Buffer
+	for i, args := range [][]string{
+		{"render", "app", "--manifests", "one.yaml"},
+		{"render", "missing", "--manifests", "two.yaml"},
+		{"render", "app", "--inputs", manifest, "--manifests", "three.yaml"},
+		{"render", "app", "--input", "app/kustomization.yaml", "--input", "app/cm.yaml", "--manifests", "four.yaml"},
+		{"render", "app", "--input", "app/kustomization.yaml", "--manifests", "five.yaml"},
+	} {
+		if err := worker.WriteRequest(&stdin, int32(i), args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(os.Args[0], worker.Flag)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	cmd.Stdin = &stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("worker: %v\n%s", err, stderr.String())
+	}
+	r := bufio.NewReader(bytes.NewReader(stdout))
+	var resps []worker.Response
+	for {
+		resp, err := worker.ReadResponse(r)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		resps = append(resps, resp)
+	}
+	if len(resps) != 5 {
+		t.Fatalf("%d responses, want 5; stdout %q, stderr %s", len(resps), stdout, stderr.String())
+	}
+	if resps[0].ExitCode != 0 || !strings.Contains(resps[0].Output, "'commonLabels' is deprecated") {
+		t.Errorf("first response %+v: want success with the deprecation warning", resps[0])
+	}
+	if resps[1].ExitCode != 1 || !strings.Contains(resps[1].Output, "Error:") || !strings.Contains(resps[1].Output, "missing") {
+		t.Errorf("second response %+v: want exit 1 naming the directory", resps[1])
+	}
+	if resps[1].ID != 1 || resps[2].ID != 2 {
+		t.Errorf("request ids %d, %d; want 1, 2", resps[1].ID, resps[2].ID)
+	}
+	if resps[2].ExitCode != 0 || resps[3].ExitCode != 0 {
+		t.Errorf("third and fourth responses %+v %+v", resps[2], resps[3])
+	}
+	// Declared inputs hold in a worker, which runs outside any sandbox.
+	if resps[4].ExitCode != 1 || !strings.Contains(resps[4].Output, "cm.yaml") {
+		t.Errorf("fifth response %+v: want exit 1 naming the undeclared cm.yaml", resps[4])
+	}
+	var want, errs bytes.Buffer
+	if code := run([]string{"build", filepath.Join(dir, "app")}, streams{stdout: &want, stderr: &errs}); code != 0 {
+		t.Fatalf("krm build: %d %s", code, errs.String())
+	}
+	for _, name := range []string{"one.yaml", "three.yaml", "four.yaml"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s from the worker:\n%s\nkrm build prints:\n%s", name, got, want.Bytes())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "two.yaml")); !os.IsNotExist(err) {
+		t.Errorf("the failed render wrote two.yaml")
+	}
+	if strings.Contains(stderr.String(), "deprecated") {
+		t.Errorf("a warning went to the worker's log instead of its response: %s", stderr.String())
+	}
+}
+
+// TestFlagfile: a last argument @FILE stands for the lines of FILE, as
+// Bazel passes arguments to an action that may run in a worker.
+func TestFlagfile(t *testing.T) {
+	dir := workerTree(t)
+	args := filepath.Join(dir, "args")
+	if err := os.WriteFile(args, []byte("build\n"+filepath.Join(dir, "app")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "@"+args)
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("krm @args: %v", err)
+	}
+	var want, errs bytes.Buffer
+	if code := run([]string{"build", filepath.Join(dir, "app")}, streams{stdout: &want, stderr: &errs}); code != 0 || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("krm @args printed\n%s\nkrm build prints\n%s", got, want.Bytes())
+	}
+	cmd = exec.Command(os.Args[0], "@"+filepath.Join(dir, "nothing"))
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "reading arguments from @") {
+		t.Errorf("missing flagfile: %v %s", err, out)
+	}
+}
