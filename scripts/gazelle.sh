@@ -78,16 +78,9 @@ mv deps.bzl.tmp deps.bzl
 scripts/gazelle-binary.sh "$root/.bin/gazelle-krm"
 "$root/.bin/gazelle-krm" update -repo_root="$root"
 
-# The renderer's go_binary is named krm (gazelle would call it "renderer"). Gazelle keeps
-# the name of an existing go_binary, so this renames it only after the first generation.
-renderer_build=tools/renderer/BUILD.bazel
-if [ -f "$renderer_build" ] && grep -q '^go_binary(' "$renderer_build"; then
-  sed -i -z 's/go_binary(\n    name = "renderer",/go_binary(\n    name = "krm",/' "$renderer_build"
-  if ! grep -q 'name = "krm"' "$renderer_build"; then
-    echo "gazelle.sh: could not name the go_binary in $renderer_build krm" >&2
-    exit 1
-  fi
-fi
+# tools/renderer/BUILD.bazel: gazelle names the default build "renderer"; :krm and
+# :krm_nohelm, the labels the toolchains use, are written there by hand (their main.go are in
+# directories gazelle excludes).
 
 # MODULE.bazel (bzlmod) must use_repo() exactly the direct requirements of go.mod: rewrite
 # the go_deps use_repo() list with their repository names (as in deps.bzl).
