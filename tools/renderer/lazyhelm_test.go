@@ -12,6 +12,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/handoff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 	"github.com/rules-krm/rules_krm/tools/testing/hostile"
 	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
 )
@@ -26,8 +27,21 @@ func TestHelperNames(t *testing.T) {
 	}
 }
 
-// examplesHelm is the chart example, with kustomize's output as its golden.
-const examplesHelm = "../../examples/helm"
+// helmExample is a copy of examples/helm, the chart example, and its golden (kustomize's
+// output): a copy, because under Bazel the files are links out of the tree, which the load
+// restrictor refuses.
+func helmExample(t *testing.T) (dir, golden string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "helm")
+	if err := bazeltest.CopyResolved("../../examples/helm", dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "helm_manifests.golden.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, string(data)
+}
 
 // Installed in one step, the default build renders a chart in krm_helm, byte-identical to
 // what krm_helm prints alone and to the checked-in golden (kustomize's output), and so does a
@@ -35,19 +49,16 @@ const examplesHelm = "../../examples/helm"
 func TestDefaultRendersChartsInHelper(t *testing.T) {
 	dir := installed(t)
 	krm, full := filepath.Join(dir, defaultFile), filepath.Join(dir, helperFile)
-	golden, err := os.ReadFile(filepath.Join(examplesHelm, "helm_manifests.golden.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	example, golden := helmExample(t)
 	for _, bin := range []string{krm, full} {
-		stdout, stderr, code := runKRM(t, nil, bin, "build", "--enable-helm", examplesHelm)
-		if code != 0 || stdout != string(golden) || stderr != "" {
-			t.Errorf("%s build --enable-helm examples/helm: exit %d, stderr %q, stdout equals the golden: %v", filepath.Base(bin), code, stderr, stdout == string(golden))
+		stdout, stderr, code := runKRM(t, nil, bin, "build", "--enable-helm", example)
+		if code != 0 || stdout != golden || stderr != "" {
+			t.Errorf("%s build --enable-helm examples/helm: exit %d, stderr %q, stdout equals the golden: %v", filepath.Base(bin), code, stderr, stdout == golden)
 		}
 	}
 
 	var stdin bytes.Buffer
-	if err := worker.WriteRequest(&stdin, 7, "build", "--enable-helm", examplesHelm); err != nil {
+	if err := worker.WriteRequest(&stdin, 7, "build", "--enable-helm", example); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(krm, worker.Flag)
@@ -62,8 +73,8 @@ func TestDefaultRendersChartsInHelper(t *testing.T) {
 	if err != nil && err != io.EOF {
 		t.Fatal(err)
 	}
-	if resp.ID != 7 || resp.ExitCode != 0 || resp.Output != string(golden) {
-		t.Errorf("worker response %d, exit %d, output equals the golden: %v\n%s", resp.ID, resp.ExitCode, resp.Output == string(golden), resp.Output)
+	if resp.ID != 7 || resp.ExitCode != 0 || resp.Output != golden {
+		t.Errorf("worker response %d, exit %d, output equals the golden: %v\n%s", resp.ID, resp.ExitCode, resp.Output == golden, resp.Output)
 	}
 }
 
@@ -116,23 +127,20 @@ func TestDefaultWithoutHelper(t *testing.T) {
 	if stdout, stderr, code := runKRM(t, noPath, alone, "build", tree); code != 0 || !strings.Contains(stdout, "name: cm") {
 		t.Errorf("build without a chart: exit %d\n%s%s", code, stdout, stderr)
 	}
+	example, golden := helmExample(t)
 	missing := filepath.Join(filepath.Dir(alone), helperFile)
-	for _, args := range [][]string{{"build", "--enable-helm", examplesHelm}, {worker.Flag}} {
+	for _, args := range [][]string{{"build", "--enable-helm", example}, {worker.Flag}} {
 		_, stderr, code := runKRM(t, noPath, alone, args...)
 		if code != 1 || !strings.Contains(stderr, "which is neither at "+missing+" nor on PATH: ") ||
 			!strings.Contains(stderr, "go build -o "+missing+" ./tools/renderer/krm_helm") {
 			t.Errorf("krm %s without %s: exit %d, stderr:\n%s", args[0], helperFile, code, stderr)
 		}
 	}
-	golden, err := os.ReadFile(filepath.Join(examplesHelm, "helm_manifests.golden.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stdout, stderr, code := runKRM(t, []string{"PATH=" + dir}, alone, "build", "--enable-helm", examplesHelm); code != 0 || stdout != string(golden) {
-		t.Errorf("with %s on PATH: exit %d, stdout equals the golden: %v\n%s", helperFile, code, stdout == string(golden), stderr)
+	if stdout, stderr, code := runKRM(t, []string{"PATH=" + dir}, alone, "build", "--enable-helm", example); code != 0 || stdout != golden {
+		t.Errorf("with %s on PATH: exit %d, stdout equals the golden: %v\n%s", helperFile, code, stdout == golden, stderr)
 	}
 	other := filepath.Join(dir, defaultFile)
-	_, stderr, code := runKRM(t, []string{helperPathEnv + "=" + other}, alone, "build", "--enable-helm", examplesHelm)
+	_, stderr, code := runKRM(t, []string{helperPathEnv + "=" + other}, alone, "build", "--enable-helm", example)
 	if code != 1 || !strings.Contains(stderr, "a helm chart needs Helm, and "+other+", run for it, has none") {
 		t.Errorf("with %s naming a krm without Helm: exit %d, stderr:\n%s", helperPathEnv, code, stderr)
 	}

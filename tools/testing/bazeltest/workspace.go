@@ -24,6 +24,29 @@ func CopyRepo(t T, root, dest string) {
 	}
 }
 
+// CopyResolved copies the tree src to dst, reading through symbolic links: under Bazel a
+// test's data files are links into the runfiles, which os.CopyFS refuses and kustomize's
+// load restrictor refuses to follow out of the tree.
+func CopyResolved(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+}
+
 // CopyTree copies the tree src to dest (emptied first), leaving out the entries for which
 // skip (given the path relative to src, slash-separated) is true; symbolic links are copied
 // as links, modes kept but for the bits of umask (as a checkout made under that umask).

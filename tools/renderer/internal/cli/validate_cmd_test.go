@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
+	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
 func TestValidateCommand(t *testing.T) {
@@ -112,7 +112,7 @@ const kuberayDir = "../../../../bench/real/kuberay"
 // object's source document, or the patch that set the field.
 func TestValidateSourceLines(t *testing.T) {
 	ws := t.TempDir()
-	if err := copyFollowingLinks(kuberayDir, filepath.Join(ws, "kuberay")); err != nil {
+	if err := bazeltest.CopyResolved(kuberayDir, filepath.Join(ws, "kuberay")); err != nil {
 		t.Fatal(err)
 	}
 	manager := "kuberay/config/manager/manager.yaml"
@@ -187,28 +187,6 @@ func TestValidateSourceLines(t *testing.T) {
 	if strings.Contains(report, ws) || !strings.Contains(report, "(rendered at manifests.yaml:") {
 		t.Errorf("the report names the rendered file by another path than the one given:\n%s", report)
 	}
-}
-
-// copyFollowingLinks copies the tree src to dst, reading through symbolic links: under Bazel
-// the data files are links into the runfiles (which os.CopyFS refuses).
-func copyFollowingLinks(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
 }
 
 // TestValidateHidesSecrets runs krm validate on internal/validate/testdata/secrets in each
