@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
@@ -92,7 +93,7 @@ func testArgs(exe string, args []string) ([]string, error) {
 	var out []string
 	if len(data) > 0 {
 		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-			out = append(out, envRefs.ReplaceAllStringFunc(line, func(ref string) string {
+			out = append(out, envRefs().ReplaceAllStringFunc(line, func(ref string) string {
 				return os.Getenv(ref[2 : len(ref)-1])
 			}))
 		}
@@ -100,4 +101,4 @@ func testArgs(exe string, args []string) ([]string, error) {
 	return append(out, args...), nil
 }
 
-var envRefs = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}`)
+var envRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}`) })

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -88,7 +89,7 @@ func checkDeployments(ds []Deployment) error {
 
 // fullSHA is a git object name in full: SHA-1 or SHA-256, lower case, as the
 // GitOps Promoter accepts drySha.
-var fullSHA = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+var fullSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`) })
 
 // Metadata is hydrator.metadata: the fields of the GitOps Promoter hydrator
 // contract (drySha, repoURL, commands) and the deployments krm published.

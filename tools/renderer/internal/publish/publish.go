@@ -120,7 +120,7 @@ func Publish(ctx context.Context, o Options, ds []Deployment) (Result, error) {
 	if err := checkDeployments(ds); err != nil {
 		return res, err
 	}
-	if !fullSHA.MatchString(o.DrySha) {
+	if !fullSHA().MatchString(o.DrySha) {
 		return res, fmt.Errorf("source commit %q: want a full commit SHA", o.DrySha)
 	}
 	if o.Repo == "" {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -237,12 +238,12 @@ func fields(m *yaml.Node) map[string]*yaml.Node {
 	return out
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // keyPath appends a mapping key: .key, or ["key"] when the key holds other
 // characters (labels such as app.kubernetes.io/name).
 func keyPath(path, k string) string {
-	if !plainKey.MatchString(k) {
+	if !plainKey().MatchString(k) {
 		return path + "[" + strconv.Quote(k) + "]"
 	}
 	if path == "" {
@@ -251,11 +252,11 @@ func keyPath(path, k string) string {
 	return path + "." + k
 }
 
-var plainValue = regexp.MustCompile(`^[A-Za-z0-9_./:-]+$`)
+var plainValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./:-]+$`) })
 
 // itemValue writes a list item's name in a path, quoted unless plain.
 func itemValue(v string) string {
-	if plainValue.MatchString(v) {
+	if plainValue().MatchString(v) {
 		return v
 	}
 	return strconv.Quote(v)

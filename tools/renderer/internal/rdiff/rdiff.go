@@ -67,6 +67,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 )
 
 // Report is the difference between two inputs.
@@ -284,11 +285,11 @@ func (r *Report) total() {
 // hashSuffix is kustomize's name hash: a dash and ten characters of its
 // alphabet (api/hasher's encode maps hex digits 0, 1, 3, a, e to g, h, k,
 // m, t so that the hash never spells words).
-var hashSuffix = regexp.MustCompile(`^(.+)-[bcdfghkmt2456789]{10}$`)
+var hashSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)-[bcdfghkmt2456789]{10}$`) })
 
 // baseName is name without kustomize's hash suffix, or "" when it has none.
 func baseName(name string) string {
-	if m := hashSuffix.FindStringSubmatch(name); m != nil {
+	if m := hashSuffix().FindStringSubmatch(name); m != nil {
 		return m[1]
 	}
 	return ""

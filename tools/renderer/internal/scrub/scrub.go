@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Placeholder stands where a secret was: a bare word, so that a URL holding it stays a URL
@@ -32,18 +33,22 @@ const MinSecret = 6
 
 // userinfo is a URL's scheme and authority up to its last '@' before the path: the userinfo
 // cannot hold an unencoded '/', '?', '#' or space, and a quote ends a quoted URL.
-var userinfo = regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#\s"'<>@]*(?:@[^/?#\s"'<>@]*)*@`)
+var userinfo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#\s"'<>@]*(?:@[^/?#\s"'<>@]*)*@`)
+})
 
 // credentialQuery is a query parameter whose value is a credential: tokens, passwords,
 // signatures (S3 and GCS signed URLs, Azure SAS sig=).
-var credentialQuery = regexp.MustCompile(`(?i)([?&](?:access_token|private_token|id_token|refresh_token|token|auth|password|passwd|pwd|secret|client_secret|api_key|apikey|key|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)=)[^&#\s"'<>]*`)
+var credentialQuery = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)([?&](?:access_token|private_token|id_token|refresh_token|token|auth|password|passwd|pwd|secret|client_secret|api_key|apikey|key|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)=)[^&#\s"'<>]*`)
+})
 
 // URLs is text with the userinfo of every URL removed (scheme://user:pw@host → scheme://host)
 // and the values of credential query parameters replaced. scp-like git addresses
 // (git@host:path) keep their login: it is an SSH user name, never a password.
 func URLs(text string) string {
-	text = userinfo.ReplaceAllString(text, "$1")
-	return credentialQuery.ReplaceAllString(text, "${1}"+Placeholder)
+	text = userinfo().ReplaceAllString(text, "$1")
+	return credentialQuery().ReplaceAllString(text, "${1}"+Placeholder)
 }
 
 // Mask is text with every occurrence of each secret (those of MinSecret bytes or more)
@@ -74,7 +79,7 @@ func FromURL(raw string) []string {
 		user, pw, _ := strings.Cut(u.User.String(), ":")
 		out = append(out, user, pw)
 	}
-	for _, m := range credentialQuery.FindAllStringSubmatch(raw, -1) {
+	for _, m := range credentialQuery().FindAllStringSubmatch(raw, -1) {
 		if v := strings.TrimPrefix(m[0], m[1]); v != "" {
 			out = append(out, v)
 			if d, err := url.QueryUnescape(v); err == nil && d != v {

@@ -22,6 +22,7 @@ package secretdata
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -155,7 +156,9 @@ func kindIs(n *yaml.Node, kind string) bool {
 
 // secretText is a kind key naming Secret (or SecretList) in YAML or JSON, escaped or not
 // (JSON in a JSON string), with a YAML tag or not.
-var secretText = regexp.MustCompile(`(?i)\bkind[\\"']*\s*:\s*(![^\s]*\s+)?[\\"']*\s*secret(list)?\b`)
+var secretText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bkind[\\"']*\s*:\s*(![^\s]*\s+)?[\\"']*\s*secret(list)?\b`)
+})
 
 // HoldsSecret reports whether the text s holds a Secret: it names kind Secret.
-func HoldsSecret(s string) bool { return secretText.MatchString(s) }
+func HoldsSecret(s string) bool { return secretText().MatchString(s) }

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -35,14 +36,14 @@ func ParseStatus(files ...[]byte) map[string]string {
 }
 
 // placeholder is a status key in braces; only these prefixes are Bazel's.
-var placeholder = regexp.MustCompile(`\{((?:STABLE|BUILD)_[A-Z0-9_]+)\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{((?:STABLE|BUILD)_[A-Z0-9_]+)\}`) })
 
 // Manifests returns the YAML stream manifests (as krm prints it) with the
 // placeholders replaced. Objects without placeholders keep their bytes; an
 // object with some is printed again as kustomize prints objects, so the
 // result is what krm build prints had the values been written in the sources.
 func Manifests(manifests []byte, status map[string]string) ([]byte, error) {
-	if !placeholder.Match(manifests) {
+	if !placeholder().Match(manifests) {
 		return manifests, nil
 	}
 	docs := splitDocs(manifests)
@@ -51,7 +52,7 @@ func Manifests(manifests []byte, status map[string]string) ([]byte, error) {
 		if i > 0 {
 			out.WriteString("---\n")
 		}
-		if !placeholder.Match(doc) {
+		if !placeholder().Match(doc) {
 			out.Write(doc)
 			continue
 		}
@@ -142,7 +143,7 @@ func (s *stamper) walk(v interface{}, path []string, labels bool) {
 }
 
 func (s *stamper) replace(v string, path []string) string {
-	return placeholder.ReplaceAllStringFunc(v, func(m string) string {
+	return placeholder().ReplaceAllStringFunc(v, func(m string) string {
 		key := m[1 : len(m)-1]
 		val, ok := s.status[key]
 		if !ok {

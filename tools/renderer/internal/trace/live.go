@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -153,14 +154,14 @@ func isDrift(f rdiff.Field) bool {
 		}
 		return true
 	case rdiff.Added:
-		return strings.HasSuffix(f.Path, "]") && indexItem.MatchString(f.Path)
+		return strings.HasSuffix(f.Path, "]") && indexItem().MatchString(f.Path)
 	case rdiff.Changed:
 		return f.Lines != nil || !sameValue(f.Path, f.Old, f.New)
 	}
 	return false // reordered: named items are merged by name
 }
 
-var indexItem = regexp.MustCompile(`\[[0-9]+\]$`)
+var indexItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[0-9]+\]$`) })
 
 // sameValue tells values written differently apart from different ones: scalars of equal
 // text ("1" and 1), and equal quantities under resources (0.5 and 500m, 1Gi and 1024Mi).
@@ -173,7 +174,7 @@ func sameValue(path string, a, b json.RawMessage) bool {
 	if x == y {
 		return true
 	}
-	if quantityPath.MatchString(path) {
+	if quantityPath().MatchString(path) {
 		qx, okX := quantity(x)
 		qy, okY := quantity(y)
 		return okX && okY && qx.Cmp(qy) == 0
@@ -181,7 +182,9 @@ func sameValue(path string, a, b json.RawMessage) bool {
 	return false
 }
 
-var quantityPath = regexp.MustCompile(`(^|\.)(limits|requests|hard|capacity|overhead)(\.|\[)|\.(storage|sizeLimit)$`)
+var quantityPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|\.)(limits|requests|hard|capacity|overhead)(\.|\[)|\.(storage|sizeLimit)$`)
+})
 
 func scalarText(v json.RawMessage) (string, bool) {
 	var x any
@@ -197,7 +200,9 @@ func scalarText(v json.RawMessage) (string, bool) {
 	return fmt.Sprint(x), true
 }
 
-var quantityRE = regexp.MustCompile(`^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$`)
+var quantityRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$`)
+})
 
 // quantitySuffix are resource.Quantity's suffixes (read only).
 var quantitySuffix = map[string]string{
@@ -209,7 +214,7 @@ var quantitySuffix = map[string]string{
 
 // quantity reads a Kubernetes resource quantity (resource.Quantity's syntax) exactly.
 func quantity(s string) (*big.Rat, bool) {
-	m := quantityRE.FindStringSubmatch(s)
+	m := quantityRE().FindStringSubmatch(s)
 	if m == nil {
 		return nil, false
 	}

@@ -275,7 +275,7 @@ func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.Fil
 		}
 		p := d.Path
 		if d.Change == rdiff.Added { // an item added to a list the render sets: the list's source
-			p = indexItem.ReplaceAllString(p, "")
+			p = indexItem().ReplaceAllString(p, "")
 		}
 		var value *yaml.Node
 		if path, err := parsePath(p); err == nil {

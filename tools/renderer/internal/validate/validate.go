@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -613,7 +614,9 @@ func (w *walker) item(i int, c *yaml.Node, items, s *Schema, p, path string, see
 	}
 }
 
-var quantityRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$`)
+var quantityRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$`)
+})
 
 func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 	if len(s.Enum) > 0 {
@@ -643,7 +646,7 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 			w.fail(n, n, path, "Invalid value: not base64 (format byte)")
 		}
 	case s.Format == "quantity" && got == "string":
-		if !quantityRE.MatchString(strings.TrimSpace(n.Value)) {
+		if !quantityRE().MatchString(strings.TrimSpace(n.Value)) {
 			w.fail(n, n, path, "Invalid value: %s: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", w.quoted(n))
 		}
 	}
