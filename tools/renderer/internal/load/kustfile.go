@@ -48,8 +48,8 @@ func ReadKustomization(l *Loader, warn io.Writer) (*Kustomization, error) {
 		return nil, fmt.Errorf("found multiple kustomization files under: %s", l.root)
 	}
 	path := l.root.Join(name)
-	var k types.Kustomization
-	if err := k.Unmarshal(content); err != nil {
+	k, err := decodeKustomization(content)
+	if err != nil {
 		return nil, fmt.Errorf("invalid kustomization file %s: %w", path, err)
 	}
 	if msgs := k.CheckDeprecatedFields(); msgs != nil {
