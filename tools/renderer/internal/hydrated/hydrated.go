@@ -104,7 +104,7 @@ type Metadata struct {
 // Bytes is m as the file holds it: indented JSON and a newline, the
 // deployments sorted.
 func (m Metadata) Bytes() []byte {
-	m.Deployments = append([]string(nil), m.Deployments...)
+	m.Deployments = append(make([]string, 0, len(m.Deployments)), m.Deployments...) // [] for none, not null
 	sort.Strings(m.Deployments)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
