@@ -45,7 +45,7 @@ func (d dirTree) String() string { return "base manifests in " + d.dir }
 func (d dirTree) read(paths []string, limit int64) (map[string][]byte, error) {
 	root, err := os.OpenRoot(d.dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.dir, errors.Unwrap(err))
+		return nil, fmt.Errorf("cannot open the directory: %w", errors.Unwrap(err))
 	}
 	defer root.Close()
 	files := map[string][]byte{}

@@ -153,6 +153,14 @@ func TestTakeGivenRefused(t *testing.T) {
 	}
 }
 
+func TestTakeGivenNoDirectory(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	err := takeGiven(dirTree{missing}, mergeBase, givenTargets, nil, filepath.Join(t.TempDir(), "out"))
+	if want := "base manifests in " + missing + ": cannot open the directory: no such file or directory"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
