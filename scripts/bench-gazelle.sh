@@ -107,7 +107,7 @@ timed() {
   printf '%s\t%s\t%s\n' "$name" "$server_cpu" "$worker_cpu" >>"$dir/logs/cpu.tsv"
 }
 # processes NAME: Bazel's count of the build's processes ("4 internal, 1348 worker").
-processes() { sed -n 's/^INFO: [0-9]* processes*: //p' "$dir/logs/$1.log" | sed 's/\.$//' | tail -1; }
+processes() { sed -n 's/^INFO: [0-9]* processes*: //p' "$dir/logs/$1.log" | sed 's/\.$//' | tail -1 | grep . || echo "no actions"; }
 # count NAME KIND: one count of that line ("internal", "worker", "disk"; 0 when absent).
 count() { processes "$1" | tr ',' '\n' | awk -v k="$2" '$2 == k { n = $1 } END { print n + 0 }'; }
 # configured NAME: targets configured by the build's analysis.
@@ -208,8 +208,11 @@ second_s=$wall second_server=$server_cpu
 second_renders=$(count second worker)
 second_cached=$(count second disk)
 
-# 6. loading and analysis alone, on a fresh server and output base: what every new CI machine
-# pays before its first action (module resolution from the repository cache included).
+# 6. loading and analysis alone: a fresh server on a third output base whose external
+# repositories are fetched (as in 2, then the server stopped), `--nobuild`: what a CI machine
+# with a kept repository cache pays before its first action.
+bazel "${b3[@]}" build "${prebuild[@]}" --nobuild //krm_prebuild:prebuild //:gazelle 2>>"$dir/logs/renderer.log" || { tail -20 "$dir/logs/renderer.log" >&2; exit 1; }
+bazel "${b3[@]}" shutdown 2>/dev/null
 t0=$(now)
 bazel "${b3[@]}" build "${flags[@]}" --nobuild //... 2>"$dir/logs/analysis.log"
 analysis_s=$(secs "$t0" "$(now)")
@@ -232,7 +235,7 @@ $kdirs kustomization directories, ${#overlays[@]} deployments (envs/*/*/*); $(np
 | no-op bazel build //... | **$noop_s** | $(notes noop "$noop_server" 0) |
 | one leaf base edited ($base) | **$edit_s** | $affected kustomizations depend on it; $(notes edit "$edit_server" "$edit_worker") |
 | second output base, shared disk cache | **$second_s** | $second_renders rendered, $second_cached from the cache; $(notes second "$second_server" 0) |
-| loading and analysis alone, fresh server and output base (--nobuild) | $analysis_s | |
+| loading and analysis alone: a fresh server, external repositories fetched (--nobuild) | $analysis_s | $(configured analysis) targets configured |
 | Bazel server heap after the clean build (after GC) | $heap_mb MB | persistent workers: $worker_mb MB resident |
 EOF
 if [[ -n ${TSV:-} ]]; then
