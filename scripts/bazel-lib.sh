@@ -79,3 +79,23 @@ krm_release_copy() {
   (cd "$ROOT" && tar --exclude=./.git --exclude=./.bin --exclude=./e2e --exclude='./bazel-*' -cf - .) | (cd "$1" && tar -xf -)
   "$1/scripts/release.sh" --platforms="$(go env GOOS)_$(go env GOARCH)" "$2" "$3/v$2" >/dev/null
 }
+
+# krm_prebuilt_consumer DIR WS: WS becomes a consumer of a release of this checkout, made and
+# fetched as TestPrebuilt does: released by scripts/release.sh into DIR/release (a version of its
+# own, so that no output base holds it already), served on loopback by tools/testing/releaseserver
+# (its pid in KRM_RELEASE_SERVER: kill it when done), WS's .bazelrc pointing Bazel's downloader at
+# it with a repository cache of its own. Sets KRM_RELEASE_ARCHIVE, the path Bazel must download.
+krm_prebuilt_consumer() {
+  local dir=$1 ws=$2 version
+  version=0.0.1-bench.$(date +%s)
+  KRM_RELEASE_ARCHIVE=/v$version/krm-$version-$(go env GOOS)_$(go env GOARCH).tar.gz
+  rm -rf "$dir/release" "$dir/repository-cache" "$dir/downloader.cfg" "$dir/served.log"
+  krm_release_copy "$dir/rules_krm" "$version" "$dir/release"
+  (cd "$ROOT" && go build -o "$dir/releaseserver" ./tools/testing/releaseserver)
+  "$dir/releaseserver" -dir "$dir/release" -downloader-config "$dir/downloader.cfg" -served "$dir/served.log" &
+  KRM_RELEASE_SERVER=$!
+  for _ in $(seq 100); do [[ -f $dir/downloader.cfg ]] && break; sleep 0.1; done
+  [[ -f $dir/downloader.cfg ]] || { echo "FAIL: tools/testing/releaseserver wrote no downloader config" >&2; return 1; }
+  consumer_module "$ROOT/e2e/bzlmod" "$ws" "$dir/rules_krm" prebuilt
+  printf 'common --experimental_downloader_config=%s\ncommon --repository_cache=%s\n' "$dir/downloader.cfg" "$dir/repository-cache" >>"$ws/.bazelrc"
+}

@@ -41,7 +41,7 @@ ws=$dir/repo
 dc=$(krm_disk_cache)
 export TMPDIR=$dir/tmp # where prdiff puts its base worktree
 [[ -d $ws ]] && (cd "$ws" && bazel shutdown >/dev/null 2>&1) || true
-rm -rf "$ws" "$dir/loop" "$dir/out" "$TMPDIR" "$dir/release" "$dir/repository-cache" "$dir/downloader.cfg" "$dir/served.log"
+rm -rf "$ws" "$dir/loop" "$dir/out" "$TMPDIR"
 mkdir -p "$dir/loop" "$dir/out" "$TMPDIR"
 server=
 cleanup() {
@@ -52,20 +52,11 @@ trap cleanup EXIT
 go run ./bench/gen -out "$ws" -apps "${APPS:=120}" -seed "${SEED:=1}" -monorepo "${TEAMS:=20}"
 if [[ $RENDERER == prebuilt ]]; then
   # A release of this checkout, served as github.com's release downloads; the workspace's .bazelrc
-  # (committed: both revisions have it) points Bazel's downloader at it, with a repository cache of
-  # its own. A version of its own too, so that main's CI downloads the archive (the workspace's
-  # output base, kept between runs, would hold an earlier run's).
-  version=0.0.1-bench.$(date +%s)
-  archive=/v$version/krm-$version-$(go env GOOS)_$(go env GOARCH).tar.gz
-  log "releasing $version of this checkout (scripts/release.sh)"
-  krm_release_copy "$dir/rules_krm" "$version" "$dir/release"
-  go build -o "$dir/releaseserver" ./tools/testing/releaseserver
-  "$dir/releaseserver" -dir "$dir/release" -downloader-config "$dir/downloader.cfg" -served "$dir/served.log" &
-  server=$!
-  for _ in $(seq 100); do [[ -f $dir/downloader.cfg ]] && break; sleep 0.1; done
-  [[ -f $dir/downloader.cfg ]] || { echo "FAIL: tools/testing/releaseserver wrote no downloader config" >&2; exit 1; }
-  consumer_module "$ROOT/e2e/bzlmod" "$ws" "$dir/rules_krm" prebuilt
-  printf 'common --experimental_downloader_config=%s\ncommon --repository_cache=%s\n' "$dir/downloader.cfg" "$dir/repository-cache" >>"$ws/.bazelrc"
+  # (committed: both revisions have it) points Bazel's downloader at it.
+  log "releasing this checkout (scripts/release.sh)"
+  krm_prebuilt_consumer "$dir" "$ws"
+  server=$KRM_RELEASE_SERVER
+  archive=$KRM_RELEASE_ARCHIVE
 else
   consumer_module "$ROOT/e2e/bzlmod" "$ws"
 fi

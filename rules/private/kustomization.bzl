@@ -556,6 +556,8 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
     (so `bazel build //deploy:prod_manifests` builds `bazel-bin/deploy/prod_manifests.yaml`),
     and, unless `deliver` is False, the `krm_deliver` run targets `<name>.apply`,
     `<name>.diff` and `<name>.delete` (`bazel run //deploy:prod.apply -- --context kind-dev`).
+    All but `name` are tagged `manual`: `bazel build //...` builds the manifests through
+    `name`, and builds no run target.
 
     Args:
       name: the target name. Outputs are `<name>.krmsnap` and `<name>_manifests.yaml`.
@@ -613,11 +615,17 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         **kwargs
     )
     if kind != COMPONENT:
+        # Tagged manual: `bazel build //deploy:prod_manifests` builds it when named, while
+        # `bazel build //...` builds the same file through `name`, whose default output it
+        # is, without a second top-level target per directory (a no-op build checks each).
+        tags = kwargs.pop("tags", [])
+        manual = tags + ([] if "manual" in tags else ["manual"])
         native.filegroup(
             name = name + "_manifests",
             srcs = [":" + name],
             output_group = "manifests",
+            tags = manual,
             **kwargs
         )
         if deliver:
-            deliver_targets(name, context = deliver_context, prune = deliver_prune, **kwargs)
+            deliver_targets(name, context = deliver_context, prune = deliver_prune, tags = tags, **kwargs)

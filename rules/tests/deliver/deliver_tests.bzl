@@ -71,7 +71,7 @@ def declared_targets_test(name, present = [], absent = []):
 
 def _manual_test_impl(ctx):
     env = unittest.begin(ctx)
-    asserts.equals(env, [], ctx.attr.not_manual, "run targets without the manual tag (bazel build //... would build them)")
+    asserts.equals(env, [], ctx.attr.not_manual, "targets without the manual tag (bazel build //... would build them)")
     return unittest.end(env)
 
 _manual_test = unittest.make(

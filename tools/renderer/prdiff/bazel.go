@@ -70,6 +70,15 @@ func (b *Bazel) Affected(c Changes) ([]string, error) {
 	return b.Query(expr)
 }
 
+// Components returns those of targets declared with kind = "Component":
+// they have no manifests output.
+func (b *Bazel) Components(targets []string) ([]string, error) {
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	return b.Query(`attr(kind, "^Component$", set(` + strings.Join(quoteAll(targets), " ") + "))")
+}
+
 // Render builds the manifests output group of the kustomization targets
 // (each Kustomization's <name>_manifests.yaml; a Component has none) and
 // copies the files into dir by their path below bazel-bin. The files are
@@ -173,9 +182,6 @@ func (b *Bazel) cqueryOutputs(flags, targets []string) (map[string]string, error
 	}
 	return files, nil
 }
-
-// Shutdown stops the workspace's Bazel server.
-func (b *Bazel) Shutdown() { _, _ = b.run("shutdown") }
 
 // binRelative turns an output path (bazel-out/CONFIG/bin/PKG/NAME_manifests.yaml)
 // into its path below bazel-bin, with a stamped file

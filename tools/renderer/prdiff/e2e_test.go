@@ -9,15 +9,22 @@ package prdiff
 
 import (
 	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/publish"
 	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
 )
 
@@ -225,6 +232,58 @@ func TestEndToEnd(t *testing.T) {
 	if stdout.String() != md.String() {
 		t.Errorf("prdiff --format markdown printed\n%s\nwant\n%s", stdout.String(), md.String())
 	}
+
+	// The base's renders from main's CI (--write-base-manifests on main):
+	// the same diff, and no build at the base (the change adds and deletes
+	// kustomizations: the base's query still runs in its worktree).
+	given := filepath.Join(dir, "given")
+	if err := os.RemoveAll(given); err != nil {
+		t.Fatal(err)
+	}
+	writeBase(t, top, "main", "feature", ws, given, bazel, diskCache)
+	meta, err := hydrated.ParseMetadata([]byte(bazeltest.ReadFile(t, filepath.Join(given, hydrated.MetadataFile))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"app/base/base", "app/prod/prod", "app/staging/staging", "app/unrelated/unrelated"}; meta.DrySha != res.MergeBase || !reflect.DeepEqual(meta.Deployments, want) {
+		t.Errorf("--write-base-manifests wrote drySha %s, deployments %q; want %s, %q", meta.DrySha, meta.Deployments, res.MergeBase, want)
+	}
+	if got, want := bazeltest.ReadFile(t, filepath.Join(given, "app/prod/prod/manifest.yaml")), bazeltest.ReadFile(t, filepath.Join(keep, "base/app/prod/prod_manifests.yaml")); got != want {
+		t.Errorf("--write-base-manifests: app/prod/prod/manifest.yaml is\n%s\nthe base's render\n%s", got, want)
+	}
+	baseWs := filepath.Join(WorktreePath(ws), "deploy")
+	prArgs := []string{"--base", "main", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "markdown", "--no-cache"}
+	stdout.Reset()
+	stderr.Reset()
+	start := time.Now()
+	code = Main(append(prArgs, "--base-manifests", given), &stdout, &stderr)
+	withGiven := time.Since(start)
+	t.Logf("prdiff --base-manifests: %.1f s; its log:\n%s", withGiven.Seconds(), stderr.String())
+	if code != 1 || stdout.String() != md.String() {
+		t.Errorf("prdiff --base-manifests: exit %d, printed\n%s\nwant exit 1 and the built base's\n%s", code, stdout.String(), md.String())
+	}
+	if log := stderr.String(); !strings.Contains(log, "prdiff: the base's manifests from base manifests in "+given+"\n") ||
+		commandsIn(log, baseWs)["build"] {
+		t.Errorf("prdiff --base-manifests: want the base's manifests from %s and no build at the base:\n%s", given, log)
+	}
+	// A stale artifact (another commit's): one line why, then the build.
+	meta.DrySha = strings.Repeat("0", 40)
+	if err := os.WriteFile(filepath.Join(given, hydrated.MetadataFile), meta.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	start = time.Now()
+	code = Main(append(prArgs, "--base-manifests", given), &stdout, &stderr)
+	t.Logf("prdiff --no-cache (the base built; --base-manifests stale): %.1f s, with the base's renders %.1f s", time.Since(start).Seconds(), withGiven.Seconds())
+	if code != 1 || stdout.String() != md.String() {
+		t.Errorf("prdiff --base-manifests (stale): exit %d, printed\n%s\nwant exit 1 and\n%s", code, stdout.String(), md.String())
+	}
+	why := "prdiff: base manifests in " + given + " name commit 000000000000 (hydrator.metadata), the merge base is " + res.MergeBase[:12] + ": building the base\n"
+	if log := stderr.String(); !strings.Contains(log, why) || !commandsIn(log, baseWs)["build"] {
+		t.Errorf("prdiff --base-manifests (stale): want %q and the base built:\n%s", why, log)
+	}
+
 	// No change since the base: exit 0, nothing built.
 	stderr.Reset()
 	if code := Main([]string{"--base", "HEAD", "--workspace", ws, "--bazel", bazel, "--format", "json"}, &bytes.Buffer{}, &stderr); code != 0 {
@@ -244,6 +303,67 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if got, want := string(out), strings.Join(wantAffected, "\n")+"\n"; got != want {
 		t.Errorf("bazel run @rules_krm//tools/prdiff -- --base main --affected-only printed\n%s\nwant\n%s", got, want)
+	}
+
+	// The base's Bazel server was never shut down: it stops by itself.
+	headBase, err := (&Bazel{Binary: bazel, Dir: ws, Log: &log}).run("info", "output_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	userRoot := filepath.Dir(strings.TrimSpace(headBase)) // output bases are ROOT/md5(workspace)
+	parent, err := filepath.EvalSymlinks(filepath.Dir(WorktreePath(ws)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := md5.Sum([]byte(filepath.Join(parent, "base", "deploy")))
+	serverStops(t, filepath.Join(userRoot, hex.EncodeToString(sum[:])))
+}
+
+// serverStops checks that the Bazel server of the output base ob, if one
+// runs, was started with prdiff's baseIdle and is gone within it and a
+// margin.
+func serverStops(t *testing.T, ob string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(ob, "server", "server.pid.txt"))
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	if err != nil {
+		return // gone already
+	}
+	if !bytes.Contains(cmdline, []byte(baseIdle+"\x00")) {
+		t.Errorf("the base's Bazel server (pid %d) runs without %s: %s", pid, baseIdle, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+		return
+	}
+	idle, _ := strconv.Atoi(strings.TrimPrefix(baseIdle, "--max_idle_secs="))
+	deadline := time.Now().Add(time.Duration(idle+60) * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); err != nil {
+			t.Logf("the base's Bazel server (pid %d) stopped by itself", pid)
+			return
+		}
+		time.Sleep(2 * time.Second)
+	}
+	t.Errorf("the base's Bazel server (pid %d) still runs 60 s after its idle limit", pid)
+}
+
+// writeBase runs prdiff --write-base-manifests at rev, then checks out back.
+func writeBase(t *testing.T, top, rev, back, ws, dir, bazel, diskCache string) {
+	t.Helper()
+	run(t, top, "git", "checkout", "-q", rev)
+	var log bytes.Buffer
+	code := Main([]string{"--write-base-manifests", dir, "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel}, &bytes.Buffer{}, &log)
+	run(t, top, "git", "checkout", "-q", back)
+	if code != 0 {
+		t.Fatalf("prdiff --write-base-manifests at %s: exit %d\n%s", rev, code, log.String())
 	}
 }
 
@@ -325,6 +445,68 @@ func TestBzlChange(t *testing.T) {
 	}
 	if !strings.Contains(outs[0].String(), `"//app/prod:prod"`) || !strings.Contains(outs[0].String(), "greeting") {
 		t.Errorf("the diff misses the greeting's change to //app/prod:\n%s", outs[0].String())
+	}
+
+	// The base's renders from the branch krm publish wrote for the merge
+	// base (then for a later commit): the same diff, and only the head's
+	// Bazel server runs (the build graphs are the same: one query).
+	given := filepath.Join(t.TempDir(), "given")
+	writeBase(t, top, "HEAD~1", "feature", ws, given, bazel, diskCache)
+	mb := strings.TrimSpace(run(t, top, "git", "rev-parse", "HEAD~1"))
+	publishTree(t, top, "env/all", mb, given)
+	writeFiles(t, given, map[string]string{"app/prod/prod/manifest.yaml": "kind: Later\n"})
+	publishTree(t, top, "env/all", strings.Repeat("1", 40), given)
+	var out, plog bytes.Buffer
+	start := time.Now()
+	code := Main([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json", "--no-cache", "--base-manifests-branch", "env/all"}, &out, &plog)
+	t.Logf("prdiff --base-manifests-branch: %.1f s; its log:\n%s", time.Since(start).Seconds(), plog.String())
+	if code != 1 || out.String() != outs[0].String() {
+		t.Errorf("prdiff --base-manifests-branch: exit %d, printed\n%s\nwant exit 1 and the built base's\n%s", code, out.String(), outs[0].String())
+	}
+	if !strings.Contains(plog.String(), "prdiff: the base's manifests from base manifests of env/all (commit ") {
+		t.Errorf("prdiff --base-manifests-branch: the base's manifests not from env/all:\n%s", plog.String())
+	}
+	for _, m := range regexp.MustCompile(`prdiff: \(in ([^)]*)\) `).FindAllStringSubmatch(plog.String(), -1) {
+		if m[1] != ws {
+			t.Errorf("prdiff --base-manifests-branch ran Bazel in %s: want only the head's server (in %s)", m[1], ws)
+			break
+		}
+	}
+}
+
+// commandsIn are the Bazel commands prdiff's log says it ran in dir.
+func commandsIn(log, dir string) map[string]bool {
+	cmds := map[string]bool{}
+	for _, line := range strings.Split(log, "\n") {
+		rest, ok := strings.CutPrefix(line, "prdiff: (in "+dir+") ")
+		if !ok || strings.Contains(rest, " took ") {
+			continue
+		}
+		for _, arg := range strings.Fields(rest)[1:] { // after the binary, its startup options
+			if !strings.HasPrefix(arg, "-") {
+				cmds[arg] = true
+				break
+			}
+		}
+	}
+	return cmds
+}
+
+// publishTree publishes the deployments of a tree --write-base-manifests
+// wrote to branch of the repository top, as krm publish does, naming drySha.
+func publishTree(t *testing.T, top, branch, drySha, tree string) {
+	t.Helper()
+	meta, err := hydrated.ParseMetadata([]byte(bazeltest.ReadFile(t, filepath.Join(tree, hydrated.MetadataFile))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []publish.Deployment
+	for _, d := range meta.Deployments {
+		ds = append(ds, publish.Deployment{Path: d, Manifests: filepath.Join(tree, filepath.FromSlash(d), hydrated.ManifestFile)})
+	}
+	o := publish.Options{Repo: top, Branch: branch, DrySha: drySha, Author: publish.DefaultIdentity, Committer: publish.DefaultIdentity, Env: os.Environ()}
+	if _, err := publish.Publish(context.Background(), o, ds); err != nil {
+		t.Fatal(err)
 	}
 }
 

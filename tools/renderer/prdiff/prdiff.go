@@ -1,9 +1,9 @@
 // Package prdiff is the pull-request flow of `krm diff` (tools/prdiff,
 // docs/pr-diffs.md): it finds the krm_kustomization targets that the
 // changes between a base revision and the working tree affect, from the
-// build graph (bazel query), renders them at the base (in a git worktree)
-// and at the head, and compares the two sets of manifests as
-// `krm diff OLD NEW` compares two directories.
+// build graph (bazel query), renders them at the base (in a git worktree,
+// unless main's CI rendered them: given.go) and at the head, and compares
+// the two sets of manifests as `krm diff OLD NEW` compares two directories.
 //
 // It lives under tools/renderer to use the comparison of `krm diff`
 // (tools/renderer/internal/rdiff) directly; tools/prdiff is its command.
@@ -28,6 +28,7 @@ import (
 
 const usage = `Usage: prdiff --base REV [flags]
        bazel run @rules_krm//tools/prdiff -- --base origin/main [flags]
+       prdiff --write-base-manifests DIR [flags]   (on main: the renders --base-manifests reads)
 
 Shows what a change does to the rendered manifests: finds the
 krm_kustomization targets that the files changed between REV (its merge base
@@ -39,6 +40,12 @@ renders them at the base revision (in a temporary git worktree) and at the
 head with bazel build, and compares the two as 'krm diff OLD NEW' compares
 two directories. A deleted or new kustomization shows as wholly removed or
 added.
+
+With --base-manifests DIR or --base-manifests-branch REF, the base's renders
+come from main's CI (what --write-base-manifests wrote, or the branch krm
+publish writes) when their hydrator.metadata names the merge base and they
+hold every affected kustomization: no build at the base. Otherwise prdiff
+says why and builds it.
 
 Runs in $BUILD_WORKSPACE_DIRECTORY (set by bazel run), else in the current
 directory. Exit status, as diff's: 0 no differences, 1 differences, 2 an error.
@@ -61,6 +68,14 @@ type Options struct {
 	Keep         string
 	AffectedOnly bool
 	NoCache      bool
+	// BaseManifests and BaseManifestsBranch give the base's renders made
+	// elsewhere (a directory; a published branch): used when they are the
+	// merge base's and cover its targets.
+	BaseManifests       string
+	BaseManifestsBranch string
+	// WriteBase is where --write-base-manifests writes the renders of
+	// HEAD, instead of a diff.
+	WriteBase string
 }
 
 // Main runs the command with args (without the program name) and returns
@@ -86,14 +101,41 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Keep, "keep", "", "write the rendered manifests to DIR/base and DIR/head and keep them")
 	fs.BoolVar(&o.AffectedOnly, "affected-only", false, "print the affected kustomizations, one label a line, and render nothing")
 	fs.BoolVar(&o.NoCache, "no-cache", false, "render the base even when an earlier run rendered the same targets at the same commit with the same flags")
+	fs.StringVar(&o.BaseManifests, "base-manifests", "", "the base's renders in `DIR` (a checkout of the branch krm publish writes, or what --write-base-manifests wrote on main): used instead of building the base when DIR's hydrator.metadata names the merge base and DIR holds every affected kustomization's manifests")
+	fs.StringVar(&o.WriteBase, "write-base-manifests", "", "instead of a diff (and without --base): render every kustomization at HEAD into `DIR`, in the layout --base-manifests reads (for main's CI to keep as an artifact)")
+	fs.StringVar(&o.BaseManifestsBranch, "base-manifests-branch", "", "as --base-manifests, from the commit of the published branch `REF` (in this repository's git: fetch it first) whose hydrator.metadata names the merge base")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
+	// Under bazel run, the working directory is the runfiles tree: paths
+	// given are relative to where bazel run started.
+	if wd := os.Getenv("BUILD_WORKING_DIRECTORY"); wd != "" {
+		for _, p := range []*string{&o.DiskCache, &o.Workspace, &o.Keep, &o.BaseManifests, &o.WriteBase} {
+			if *p != "" && !filepath.IsAbs(*p) {
+				*p = filepath.Join(wd, *p)
+			}
+		}
+	}
+	if o.WriteBase != "" {
+		if fs.NArg() != 0 || o.Base != "" {
+			fmt.Fprintln(stderr, "Error: --write-base-manifests DIR renders HEAD: it takes no --base and no arguments")
+			return 2
+		}
+		if err := WriteBase(o, stderr); err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			return 2
+		}
+		return 0
+	}
 	if fs.NArg() != 0 || o.Base == "" {
 		fmt.Fprintln(stderr, "Error: prdiff needs --base REV and no arguments (see prdiff --help)")
+		return 2
+	}
+	if o.BaseManifests != "" && o.BaseManifestsBranch != "" {
+		fmt.Fprintln(stderr, "Error: give --base-manifests DIR or --base-manifests-branch REF, not both")
 		return 2
 	}
 	if o.Format != "text" && o.Format != "markdown" && o.Format != "json" {
@@ -154,17 +196,7 @@ type Result struct {
 // Run runs the flow (without writing the diff).
 func Run(o Options, log io.Writer) (*Result, error) {
 	log = &lockedWriter{w: log} // the two sides render at once
-	ws := o.Workspace
-	if ws == "" {
-		ws = os.Getenv("BUILD_WORKSPACE_DIRECTORY")
-	}
-	if ws == "" {
-		var err error
-		if ws, err = os.Getwd(); err != nil {
-			return nil, err
-		}
-	}
-	ws, err := filepath.Abs(ws)
+	ws, err := workspaceDir(o)
 	if err != nil {
 		return nil, err
 	}
@@ -197,13 +229,9 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", f)
 	}
 
-	build := o.BazelFlags
-	if o.DiskCache != "" {
-		dc, err := filepath.Abs(o.DiskCache)
-		if err != nil {
-			return nil, err
-		}
-		build = append([]string{"--disk_cache=" + dc}, build...)
+	build, err := buildFlags(o)
+	if err != nil {
+		return nil, err
 	}
 	head := &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: ws, BuildFlags: build, QueryFlags: o.QueryFlags, Log: log}
 	// The base side (a worktree and its Bazel server) only when a query or
@@ -219,14 +247,16 @@ func Run(o Options, log io.Writer) (*Result, error) {
 			return nil, err
 		}
 		fmt.Fprintf(log, "prdiff: the base checked out in %s (%.2f s)\n", wt.Path, time.Since(start).Seconds())
-		base = &Bazel{Binary: o.Bazel, Startup: o.StartupFlags, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log, worktree: wt}
+		// Its server stops by itself once idle: no wait for a shutdown at
+		// the end (a later --max_idle_secs in --bazel-startup-flag wins).
+		startup := append([]string{baseIdle}, o.StartupFlags...)
+		base = &Bazel{Binary: o.Bazel, Startup: startup, Dir: wt.Dir(), BuildFlags: build, QueryFlags: o.QueryFlags, Log: log, worktree: wt}
 		return base, nil
 	}
 	defer func() {
 		if base == nil {
 			return
 		}
-		base.Shutdown()
 		if err := base.worktree.Remove(); err != nil {
 			fmt.Fprintf(log, "prdiff: removing the worktree %s: %v\n", base.worktree.Path, err)
 		}
@@ -298,16 +328,39 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		cache = &RenderCache{Dir: filepath.Join(filepath.Dir(WorktreePath(ws)), "renders"),
 			Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
 	}
-	// The two sides render at once: two workspaces, two Bazel servers (the
-	// base's start, fetch and analysis overlap the head's build).
+	// The base's manifests come from the first that has them: the given
+	// renders (then only the head's Bazel server runs, unless a query
+	// needed the base's), an earlier run's, a build at the base. The two
+	// sides render at once: two workspaces, two Bazel servers (the base's
+	// start, fetch and analysis overlap the head's build).
+	var given renderTree
+	notGiven := "" // why the given renders do not serve: "REASON: "
+	if len(res.BaseTargets) > 0 && (o.BaseManifests != "" || o.BaseManifestsBranch != "") {
+		side := head // the same build graph as the base's, or the base's own
+		if base != nil {
+			side = base
+		}
+		if given, err = takeBase(o, repo, side, mb, res.BaseTargets, baseDir); err != nil {
+			notGiven = err.Error() + ": "
+			if err := os.RemoveAll(baseDir); err != nil {
+				return nil, err
+			}
+		}
+	}
 	baseErr := make(chan error, 1)
 	switch {
 	case len(res.BaseTargets) == 0:
 		baseErr <- os.MkdirAll(baseDir, 0o755)
+	case given != nil && notGiven == "":
+		fmt.Fprintf(log, "prdiff: the base's manifests from %s\n", given)
+		baseErr <- nil
 	case cache != nil && cache.Get(baseDir):
-		fmt.Fprintf(log, "prdiff: the base's manifests of these targets at %.12s from an earlier run (%s)\n", mb, cache.path())
+		fmt.Fprintf(log, "prdiff: %sthe base's manifests of these targets at %.12s from an earlier run (%s)\n", notGiven, mb, cache.path())
 		baseErr <- nil
 	default:
+		if notGiven != "" {
+			fmt.Fprintf(log, "prdiff: %sbuilding the base\n", notGiven)
+		}
 		b, err := openBase()
 		if err != nil {
 			return nil, err
@@ -337,6 +390,56 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	}
 	res.Diff.Old, res.Diff.New = o.Base, "HEAD"
 	return res, nil
+}
+
+// workspaceDir is the workspace: --workspace, else $BUILD_WORKSPACE_DIRECTORY
+// (bazel run), else the working directory.
+func workspaceDir(o Options) (string, error) {
+	ws := o.Workspace
+	if ws == "" {
+		ws = os.Getenv("BUILD_WORKSPACE_DIRECTORY")
+	}
+	if ws == "" {
+		var err error
+		if ws, err = os.Getwd(); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Abs(ws)
+}
+
+// buildFlags are the flags of bazel build and cquery: --disk-cache's and
+// --bazel-flag's.
+func buildFlags(o Options) ([]string, error) {
+	if o.DiskCache == "" {
+		return o.BazelFlags, nil
+	}
+	dc, err := filepath.Abs(o.DiskCache)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string{"--disk_cache=" + dc}, o.BazelFlags...), nil
+}
+
+// baseIdle is how long the base's Bazel server outlives its last command:
+// a rerun soon after finds it running, and none stays for good.
+const baseIdle = "--max_idle_secs=60"
+
+// takeBase writes the base's manifests of targets into dir from the given
+// renders (o.BaseManifests or o.BaseManifestsBranch), once they prove to
+// be those of the merge base mb; side's bazel query tells which targets
+// have no manifests (components). It returns the tree it read, and an
+// error saying why they do not serve.
+func takeBase(o Options, repo *Repo, side *Bazel, mb string, targets []string, dir string) (renderTree, error) {
+	var t renderTree = dirTree{o.BaseManifests}
+	if o.BaseManifestsBranch != "" {
+		g, err := findPublished(repo.Top, o.BaseManifestsBranch, mb)
+		if err != nil {
+			return nil, err
+		}
+		t = g
+	}
+	return t, takeGiven(t, mb, targets, side.Components, dir)
 }
 
 // lockedWriter serializes writes: each is one line of the log.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 	"github.com/rules-krm/rules_krm/tools/testing/hostile"
 )
 
@@ -31,9 +32,9 @@ func TestSourceRepoURLCredentialsNotPublished(t *testing.T) {
 			var log bytes.Buffer
 			o.Log = &log
 			res := publishOK(t, o, manifests(t, map[string]string{"prod": "kind: A\n"}))
-			meta := tree(t, repo, res.Commit)[MetadataFile]
+			meta := tree(t, repo, res.Commit)[hydrated.MetadataFile]
 			msg := gitOut(t, "--git-dir="+repo, "log", "-1", "--format=%B", res.Commit)
-			for what, text := range map[string]string{MetadataFile: meta, "the commit message": msg, "the progress lines": log.String()} {
+			for what, text := range map[string]string{hydrated.MetadataFile: meta, "the commit message": msg, "the progress lines": log.String()} {
 				if strings.Contains(text, c.secret) {
 					t.Errorf("%s holds %q:\n%s", what, c.secret, text)
 				}

@@ -2,8 +2,8 @@
 // for a GitOps tool to sync (the rendered-manifests pattern): one directory per
 // deployment, a hydrator.metadata file naming the source commit (the GitOps
 // Promoter hydrator contract), a commit only when something changed, pushed
-// to the branch or to its "-next" branch. The layout is in layout.go and
-// docs/publish.md.
+// to the branch or to its "-next" branch. The layout is package hydrated's
+// (docs/publish.md).
 //
 // It drives the git command line in a temporary bare repository and builds
 // the commit from git's plumbing (hash-object, update-index on a private
@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
@@ -120,7 +121,7 @@ func Publish(ctx context.Context, o Options, ds []Deployment) (Result, error) {
 	if err := checkDeployments(ds); err != nil {
 		return res, err
 	}
-	if !fullSHA().MatchString(o.DrySha) {
+	if !hydrated.IsFullSHA(o.DrySha) {
 		return res, fmt.Errorf("source commit %q: want a full commit SHA", o.DrySha)
 	}
 	if o.Repo == "" {
@@ -304,7 +305,7 @@ func (p *publisher) attempt(ctx context.Context, n int) (Result, error) {
 	var info strings.Builder
 	want := map[string]bool{}
 	for _, d := range p.ds {
-		want[d.Path+"/"+ManifestFile] = true
+		want[d.Path+"/"+hydrated.ManifestFile] = true
 	}
 	existing := map[string]bool{}
 	for _, f := range strings.Split(files, "\x00") {
@@ -312,7 +313,7 @@ func (p *publisher) attempt(ctx context.Context, n int) (Result, error) {
 			continue
 		}
 		existing[f] = true
-		if owned(f) && !want[f] {
+		if hydrated.Owned(f) && !want[f] {
 			fmt.Fprintf(&info, "0 %s\t%s\x00", strings.Repeat("0", len(p.meta)), f)
 		}
 	}
@@ -320,7 +321,7 @@ func (p *publisher) attempt(ctx context.Context, n int) (Result, error) {
 		return res, fmt.Errorf("laying out the deployments on %s of %s: %w", from, p.shown, err)
 	}
 	for _, d := range p.ds {
-		fmt.Fprintf(&info, "100644 %s\t%s/%s\x00", p.blobs[d.Path], d.Path, ManifestFile)
+		fmt.Fprintf(&info, "100644 %s\t%s/%s\x00", p.blobs[d.Path], d.Path, hydrated.ManifestFile)
 	}
 	if _, err := ig.run(ctx, strings.NewReader(info.String()), "update-index", "-z", "--index-info"); err != nil {
 		return res, fmt.Errorf("laying out the deployments on %s: %w", from, err)
@@ -329,7 +330,7 @@ func (p *publisher) attempt(ctx context.Context, n int) (Result, error) {
 	if err != nil {
 		return res, fmt.Errorf("laying out the deployments on %s: %w", from, err)
 	}
-	if _, err := ig.run(ctx, strings.NewReader(fmt.Sprintf("100644 %s\t%s\x00", p.meta, MetadataFile)), "update-index", "-z", "--index-info"); err != nil {
+	if _, err := ig.run(ctx, strings.NewReader(fmt.Sprintf("100644 %s\t%s\x00", p.meta, hydrated.MetadataFile)), "update-index", "-z", "--index-info"); err != nil {
 		return res, err
 	}
 	tree, err := ig.run(ctx, nil, "write-tree")
@@ -375,7 +376,7 @@ func conflicts(existing, want map[string]bool) error {
 			dirs[d] = true
 		}
 	}
-	writes := []string{MetadataFile}
+	writes := []string{hydrated.MetadataFile}
 	for w := range want {
 		writes = append(writes, w)
 	}

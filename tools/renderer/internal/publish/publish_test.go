@@ -468,33 +468,6 @@ func TestPublishSilentServer(t *testing.T) {
 	}
 }
 
-func TestCheckPath(t *testing.T) {
-	for p, want := range map[string]string{
-		"deploy/prod":           "",
-		"a":                     "",
-		"":                      "empty path",
-		"/abs":                  "is absolute",
-		"a/../b":                "not a clean path",
-		"a//b":                  "not a clean path",
-		"a/":                    "not a clean path",
-		"./a":                   "not a clean path",
-		".":                     "outside the branch's root",
-		"..":                    "outside the branch's root",
-		`a\b`:                   "backslash",
-		"a\nb":                  "control character",
-		"x/.GIT":                ".git component",
-		"x/manifest.yaml/y":     "the manifests file's",
-		"hydrator.metadata":     "the metadata file's name",
-		"hydrator.metadata/x":   "the metadata file's name",
-		"hydrator.metadata.d/x": "",
-	} {
-		err := CheckPath(p)
-		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
-			t.Errorf("CheckPath(%q) = %v, want %q", p, err, want)
-		}
-	}
-}
-
 func TestResolveRepo(t *testing.T) {
 	for _, tc := range [][3]string{
 		{"out/repo.git", "/home/u", "/home/u/out/repo.git"},

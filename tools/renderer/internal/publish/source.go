@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 )
 
 // Source says where to find the source commit (the drySha): the first of
@@ -27,14 +29,14 @@ type Source struct {
 // Resolve returns the source commit and where it came from.
 func (s Source) Resolve(ctx context.Context) (sha, from string, err error) {
 	if s.Commit != "" {
-		if !fullSHA().MatchString(s.Commit) {
+		if !hydrated.IsFullSHA(s.Commit) {
 			return "", "", fmt.Errorf("--source-commit %q: want a full commit SHA (40 or 64 lower-case hex digits)", s.Commit)
 		}
 		return s.Commit, "--source-commit", nil
 	}
 	if v, ok := s.Status[s.Key]; ok && s.Key != "" {
 		v = strings.TrimSpace(v)
-		if !fullSHA().MatchString(v) {
+		if !hydrated.IsFullSHA(v) {
 			return "", "", fmt.Errorf("workspace status key %s is %q: want a full commit SHA (for example `echo %s $(git rev-parse HEAD)` in the --workspace_status_command)", s.Key, v, s.Key)
 		}
 		return v, "workspace status " + s.Key, nil
