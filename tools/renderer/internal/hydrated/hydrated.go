@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -80,11 +81,11 @@ func CheckPath(p string) error {
 
 // fullSHA is a git object name in full: SHA-1 or SHA-256, lower case, as the
 // GitOps Promoter accepts drySha.
-var fullSHA = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+var fullSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`) })
 
 // IsFullSHA reports whether s is a full commit SHA (40 or 64 lower-case hex
 // digits).
-func IsFullSHA(s string) bool { return fullSHA.MatchString(s) }
+func IsFullSHA(s string) bool { return fullSHA().MatchString(s) }
 
 // Metadata is hydrator.metadata: the fields of the GitOps Promoter hydrator
 // contract (drySha, repoURL, commands) and the deployments krm published.
