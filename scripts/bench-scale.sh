@@ -4,7 +4,7 @@
 # the plot of time against size drawn from that TSV (bench/plot).
 #
 # Usage: scripts/bench-scale.sh OUT.tsv OUT.svg
-#   SIZES="120:20 120:100 196:280"  APPS:TEAMS per size (APPS + 4 + 10 * TEAMS directories:
+#   SIZES="120:20 120:100 296:270"  APPS:TEAMS per size (APPS + 4 + 10 * TEAMS directories, TEAMS <= APPS:
 #                                   324, 1,124 and 3,000); RUNS=1 rounds over the sizes;
 #   RENDERER=prebuilt|source        as scripts/bench-gazelle.sh.
 # Each size's table goes to stdout as bench-gazelle.sh prints it.
@@ -14,7 +14,7 @@ export GOTOOLCHAIN=local
 [[ $# -eq 2 ]] || { echo "usage: scripts/bench-scale.sh OUT.tsv OUT.svg" >&2; exit 2; }
 tsv=$(realpath -m "$1")
 svg=$(realpath -m "$2")
-SIZES=${SIZES:-120:20 120:100 196:280}
+SIZES=${SIZES:-120:20 120:100 296:270}
 RUNS=${RUNS:-1}
 {
   echo "# scripts/bench-scale.sh $(date -u +%Y-%m-%d) $(git -C "$ROOT" rev-parse --short HEAD) RENDERER=${RENDERER:-prebuilt}, $(nproc) CPUs"
