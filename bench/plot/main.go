@@ -108,8 +108,8 @@ func read(r io.Reader) (map[float64][]float64, error) {
 }
 
 const (
-	width, height     = 760, 460
-	left, right       = 70, 290
+	width, height     = 840, 460
+	left, right       = 70, 330
 	top, bottom       = 30, 60
 	plotW, plotH      = width - left - right, height - top - bottom
 	minSeconds        = 0.1
@@ -142,7 +142,7 @@ func draw(w io.Writer, rows map[float64][]float64) error {
 	for e := y0; e <= y1+1e-9; e++ {
 		sec := math.Pow(10, math.Round(e))
 		fmt.Fprintf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n", left, y(sec), left+plotW, y(sec))
-		fmt.Fprintf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s s</text>\n", left-6, y(sec)+4, strconv.FormatFloat(sec, 'g', 3, 64))
+		fmt.Fprintf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s s</text>\n", left-6, y(sec)+4, strconv.FormatFloat(sec, 'f', -1, 64))
 	}
 	for _, s := range sizes {
 		fmt.Fprintf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>\n", x(s), top, x(s), top+plotH)
