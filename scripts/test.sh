@@ -22,8 +22,16 @@ scripts/install-apiserver.sh
 apiserver_pkgs=(./tools/testing/apiserver/... ./tools/renderer/internal/validate/... ./tools/renderer/internal/cluster/...)
 go vet -tags apiserver "${apiserver_pkgs[@]}"
 go test -tags apiserver "${apiserver_pkgs[@]}"
-go test -tags apiserver -run TestClusterCommands ./tools/renderer # krm apply/delete/diff --cluster end to end
-go test -tags apiserver -run TestTraceLiveObjects ./tools/renderer # krm trace --context: live objects, drift and source lines
+# named_tests PATTERN PKG: go test -tags apiserver -run PATTERN PKG, failing when it runs no test
+# (a test moved to another package would otherwise pass here unseen).
+named_tests() {
+  local out
+  out=$(go test -tags apiserver -run "$1" "$2" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  if grep -q 'no tests to run' <<<"$out"; then echo "test.sh: -run $1 ran no test in $2" >&2; return 1; fi
+}
+named_tests TestClusterCommands ./tools/renderer/internal/cli # krm apply/delete/diff --cluster end to end
+named_tests TestTraceLiveObjects ./tools/renderer/internal/cli # krm trace --context: live objects, drift and source lines
 echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"
