@@ -56,9 +56,6 @@ var installOnce = sync.OnceValues(installAll)
 // of the test's data (copies: krm finds krm_helm beside its executable, symlinks resolved).
 func installed(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the renderers")
-	}
 	dir, err := installOnce()
 	if err != nil {
 		t.Fatal(err)
