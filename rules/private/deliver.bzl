@@ -156,6 +156,17 @@ target's name, reading its arguments from `<name>.krmargs` beside it: no shell."
     toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
+def manual_tags(tags):
+    """`tags` with `manual` added once: for the targets `bazel build //...` should leave out.
+
+    Args:
+      tags: a target's tags.
+
+    Returns:
+      The tags, `manual` among them.
+    """
+    return tags + ([] if "manual" in tags else ["manual"])
+
 def deliver_targets(name, context = "", prune = False, tags = [], **kwargs):
     """Declares `<name>.apply`, `<name>.diff` and `<name>.delete` for the kustomization `name`.
 
@@ -171,7 +182,7 @@ def deliver_targets(name, context = "", prune = False, tags = [], **kwargs):
       tags: the kustomization's tags; `manual` is added.
       **kwargs: other common attributes (`visibility`, `testonly`, ...).
     """
-    run_tags = tags + ([] if "manual" in tags else ["manual"])
+    run_tags = manual_tags(tags)
     for command in ["apply", "diff", "delete"]:
         krm_deliver(
             name = "%s.%s" % (name, command),

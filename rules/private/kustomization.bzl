@@ -1,7 +1,7 @@
 """Implementation of `krm_kustomization`: one target, and one render action, per kustomization directory."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
-load(":deliver.bzl", "deliver_targets")
+load(":deliver.bzl", "deliver_targets", "manual_tags")
 load(":images.bzl", "IMAGES_ATTR", "invert_images", "pinned_images")
 load(":labels.bzl", _label_string = "label_string")
 load(":providers.bzl", "KrmFunctionInfo", "KrmKustomizationInfo")
@@ -619,12 +619,11 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         # `bazel build //...` builds the same file through `name`, whose default output it
         # is, without a second top-level target per directory (a no-op build checks each).
         tags = kwargs.pop("tags", [])
-        manual = tags + ([] if "manual" in tags else ["manual"])
         native.filegroup(
             name = name + "_manifests",
             srcs = [":" + name],
             output_group = "manifests",
-            tags = manual,
+            tags = manual_tags(tags),
             **kwargs
         )
         if deliver:
