@@ -11,7 +11,7 @@ import (
 	"go.starlark.net/syntax"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
+	"github.com/rules-krm/rules_krm/internal/kustref"
 )
 
 // kustomizationFile is the name of the kustomization file in dir (repo-relative, "" for the

@@ -1,11 +1,11 @@
 # Helpers for the scripts that run Bazel: bazel-test.sh, the benchmarks (source
-# it; it sets nothing else up). The integration tests are Go: tools/testing/bazeltest.
+# it; it sets nothing else up). The integration tests are Go: dev/testing/bazeltest.
 # Needs ROOT (the repository) to be set by the sourcing script.
 
 # The Bazel of the tests (scripts/install-bazel.sh): on machines without a registry
-# (KRM_OFFLINE=1, the default) Bazel 7.7.1 in a chroot, through bazel/offline/bazel7/bin/bazel.
+# (KRM_OFFLINE=1, the default) Bazel 7.7.1 in a chroot, through dev/offline/bazel7/bin/bazel.
 if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
-  PATH=$ROOT/bazel/offline/bazel7/bin:$PATH
+  PATH=$ROOT/dev/offline/bazel7/bin:$PATH
 fi
 "$ROOT/scripts/install-bazel.sh" >&2
 
@@ -25,11 +25,11 @@ krm_test_dir() {
 }
 
 # execlog FILE: one line per spawn of a Bazel execution log (MNEMONIC, executed|cached,
-# outputs), from tools/execlog, built once per run.
+# outputs), from dev/execlog, built once per run.
 execlog() {
   if [[ -z ${_KRM_EXECLOG:-} ]]; then
     _KRM_EXECLOG=$(krm_test_dir tools)/execlog
-    (cd "$ROOT" && go build -o "$_KRM_EXECLOG" ./tools/execlog)
+    (cd "$ROOT" && go build -o "$_KRM_EXECLOG" ./dev/execlog)
   fi
   "$_KRM_EXECLOG" "$@"
 }
@@ -53,7 +53,7 @@ krm_renders() {
 # consumer_module SRC DEST [RULES_KRM [prebuilt|source]]: a copy of the consumer module SRC
 # (e2e/bzlmod) in DEST, its local_path_override pointing at RULES_KRM (default: this
 # checkout), and on machines without a registry (KRM_OFFLINE=1, the default here) the lines
-# of bazel/offline/bazel7/consumer.MODULE.bazel. With "source" (the default) the module
+# of dev/offline/bazel7/consumer.MODULE.bazel. With "source" (the default) the module
 # opts in to the renderer built from source (a checkout's version has no prebuilt release);
 # "prebuilt" leaves the default, for a RULES_KRM made by krm_release_copy.
 consumer_module() {
@@ -61,7 +61,7 @@ consumer_module() {
   (cd "$1" && tar --exclude='./bazel-*' -cf - .) | (cd "$2" && tar -xf -)
   sed -i "s|path = \"\.\./\.\.\"|path = \"${3:-$ROOT}\"|" "$2/MODULE.bazel"
   if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
-    cat "$ROOT/bazel/offline/bazel7/consumer.MODULE.bazel" >>"$2/MODULE.bazel"
+    cat "$ROOT/dev/offline/bazel7/consumer.MODULE.bazel" >>"$2/MODULE.bazel"
   fi
   if [[ ${4:-source} == source ]]; then
     cat "$ROOT/e2e/from-source.MODULE.bazel" >>"$2/MODULE.bazel"
@@ -69,9 +69,9 @@ consumer_module() {
 }
 
 # krm_release_copy DEST VERSION DL: DEST, a copy of this checkout released as TestPrebuilt
-# releases it (tools/testing/integration/prebuilt_test.go): scripts/release.sh VERSION for this
+# releases it (dev/testing/integration/prebuilt_test.go): scripts/release.sh VERSION for this
 # machine's platform writes the archive into DL/vVERSION and its integrity into DEST's
-# rules/private/versions.bzl. Serve DL with tools/testing/releaseserver. The copy leaves out
+# rules/private/versions.bzl. Serve DL with dev/testing/releaseserver. The copy leaves out
 # what bazeltest.CopyRepo does: version control, tools, e2e workspaces, Bazel outputs.
 krm_release_copy() {
   rm -rf "$1" "$3/v$2"
@@ -82,7 +82,7 @@ krm_release_copy() {
 
 # krm_prebuilt_consumer DIR WS: WS becomes a consumer of a release of this checkout, made and
 # fetched as TestPrebuilt does: released by scripts/release.sh into DIR/release (a version of its
-# own, so that no output base holds it already), served on loopback by tools/testing/releaseserver
+# own, so that no output base holds it already), served on loopback by dev/testing/releaseserver
 # (its pid in KRM_RELEASE_SERVER: kill it when done), WS's .bazelrc pointing Bazel's downloader at
 # it with a repository cache of its own. Sets KRM_RELEASE_ARCHIVE, the path Bazel must download.
 krm_prebuilt_consumer() {
@@ -91,11 +91,11 @@ krm_prebuilt_consumer() {
   KRM_RELEASE_ARCHIVE=/v$version/krm-$version-$(go env GOOS)_$(go env GOARCH).tar.gz
   rm -rf "$dir/release" "$dir/repository-cache" "$dir/downloader.cfg" "$dir/served.log"
   krm_release_copy "$dir/rules_krm" "$version" "$dir/release"
-  (cd "$ROOT" && go build -o "$dir/releaseserver" ./tools/testing/releaseserver)
+  (cd "$ROOT" && go build -o "$dir/releaseserver" ./dev/testing/releaseserver)
   "$dir/releaseserver" -dir "$dir/release" -downloader-config "$dir/downloader.cfg" -served "$dir/served.log" &
   KRM_RELEASE_SERVER=$!
   for _ in $(seq 100); do [[ -f $dir/downloader.cfg ]] && break; sleep 0.1; done
-  [[ -f $dir/downloader.cfg ]] || { echo "FAIL: tools/testing/releaseserver wrote no downloader config" >&2; return 1; }
+  [[ -f $dir/downloader.cfg ]] || { echo "FAIL: dev/testing/releaseserver wrote no downloader config" >&2; return 1; }
   consumer_module "$ROOT/e2e/bzlmod" "$ws" "$dir/rules_krm" prebuilt
   printf 'common --experimental_downloader_config=%s\ncommon --repository_cache=%s\n' "$dir/downloader.cfg" "$dir/repository-cache" >>"$ws/.bazelrc"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scale benchmark of the Gazelle + Bazel workflow at one size of a generated platform monorepo
-# (bench/gen -monorepo: leaf bases, components, team layers, environments x regions x teams),
+# (dev/bench/gen -monorepo: leaf bases, components, team layers, environments x regions x teams),
 # a consumer of rules_krm as the README sets one up (e2e/bzlmod), in one run:
 #   1. gazelle: generating every BUILD file (the krm gazelle binary, run natively);
 #   2. the CI loop of today: `kustomize build` (v5.8.2) of every deployment (envs/*/*/*), one
@@ -17,7 +17,7 @@
 # server's heap after a full GC and the persistent workers' resident memory.
 #
 # With RENDERER=prebuilt (the default) the renderer is a release of this checkout (scripts/release.sh,
-# served on loopback by tools/testing/releaseserver), as a consumer gets it: no Go action; with
+# served on loopback by dev/testing/releaseserver), as a consumer gets it: no Go action; with
 # RENDERER=source it is built from source (e2e/from-source.MODULE.bazel).
 # Not a test: it prints a table and, with TSV=FILE, appends one line of figures to FILE for
 # scripts/bench-scale.sh (its columns: BENCH_COLUMNS below). It fails only if the outputs differ
@@ -61,7 +61,7 @@ cleanup() {
   [[ -z $KRM_RELEASE_SERVER ]] || kill "$KRM_RELEASE_SERVER" 2>/dev/null || true
 }
 trap cleanup EXIT
-(cd "$ROOT" && go run ./bench/gen -out "$ws" -apps "$APPS" -seed "$SEED" -monorepo "$TEAMS")
+(cd "$ROOT" && go run ./dev/bench/gen -out "$ws" -apps "$APPS" -seed "$SEED" -monorepo "$TEAMS")
 if [[ $RENDERER == prebuilt ]]; then
   log "releasing this checkout (scripts/release.sh)"
   krm_prebuilt_consumer "$dir" "$ws"
@@ -222,7 +222,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 notes() { echo "$(processes "$1"); first action at $(first_action "$1") s; CPU: Bazel server $2 s, workers $3 s"; }
 cat <<EOF
 
-Gazelle + Bazel on a generated monorepo (bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED), renderer $RENDERER:
+Gazelle + Bazel on a generated monorepo (dev/bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED), renderer $RENDERER:
 $kdirs kustomization directories, ${#overlays[@]} deployments (envs/*/*/*); $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)
 
 | step | wall s | notes |

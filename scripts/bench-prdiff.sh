@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scale benchmark of the pull-request flow (tools/prdiff, docs/pr-diffs.md) on the generated
-# platform monorepo of scripts/bench-gazelle.sh (bench/gen -monorepo: 324 kustomization
+# platform monorepo of scripts/bench-gazelle.sh (dev/bench/gen -monorepo: 324 kustomization
 # directories), in one run:
 #   1. main's CI: `bazel build //...` of the base revision with a disk cache (the base is in it);
 #   2. a pull request that edits one leaf base (a configMapGenerator literal);
@@ -16,7 +16,7 @@
 # The monorepo is a consumer of rules_krm as the README sets one up (e2e/bzlmod). With
 # RENDERER=prebuilt (the default) it uses the prebuilt renderer of a release, made and fetched as
 # TestPrebuilt does: this checkout released by scripts/release.sh in a copy, the archive served on
-# loopback (tools/testing/releaseserver), Bazel's downloader pointed at it; no Go action. With
+# loopback (dev/testing/releaseserver), Bazel's downloader pointed at it; no Go action. With
 # RENDERER=source it builds the renderer from source (e2e/from-source.MODULE.bazel).
 # Not a test: it prints figures (and fails if prdiff fails, its affected set differs from bazel
 # query's rdeps of the edited base, or a prebuilt consumer's flow has a Go action).
@@ -49,7 +49,7 @@ cleanup() {
   if [[ -n $server ]]; then kill "$server" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
-go run ./bench/gen -out "$ws" -apps "${APPS:=120}" -seed "${SEED:=1}" -monorepo "${TEAMS:=20}"
+go run ./dev/bench/gen -out "$ws" -apps "${APPS:=120}" -seed "${SEED:=1}" -monorepo "${TEAMS:=20}"
 if [[ $RENDERER == prebuilt ]]; then
   # A release of this checkout, served as github.com's release downloads; the workspace's .bazelrc
   # (committed: both revisions have it) points Bazel's downloader at it.
@@ -189,7 +189,7 @@ size() { wc -c <"$1" | tr -d ' '; }
 
 cat <<EOF
 
-The pull-request flow on a generated monorepo (bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED),
+The pull-request flow on a generated monorepo (dev/bench/gen -apps $APPS -monorepo $TEAMS -seed $SEED),
 the renderer $RENDERER ($go_actions Go actions in the affected kustomizations' dependencies):
 $(find . -name kustomization.yaml | wc -l) kustomization directories, ${#overlays[@]} deployments; one leaf base edited ($base);
 $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cost of provenance: `krm build all` without and with `--provenance
 # --provenance-manifest FILE` on the synthetic ~4000-resource tree
-# (bench/gen), in interleaved runs so that load on the machine hits both
+# (dev/bench/gen), in interleaved runs so that load on the machine hits both
 # alike. Prints median wall and CPU time of each and the overhead in percent.
 #
 # Usage: scripts/bench-provenance.sh
@@ -10,7 +10,7 @@
 #   KRM=PATH          binary to benchmark (default: build .bin/krm from ./tools/renderer)
 #   RUNS=7            measured runs of each mode (interleaved: off, on, off, on, ...)
 #   WARMUP=1          unmeasured warm-up runs of each mode
-#   APPS=40, SEED=1   bench/gen tree (40 apps -> 3978 resources)
+#   APPS=40, SEED=1   dev/bench/gen tree (40 apps -> 3978 resources)
 #   MAX_OVERHEAD=10   fail (exit 1) when the median CPU overhead exceeds this
 #                     many percent; empty disables the check
 #   KEEP=1            keep the temp dir (tree, outputs, manifest)
@@ -45,8 +45,8 @@ if [[ ${KEEP:-} == 1 ]]; then
 else
   trap 'rm -rf "$TMP"' EXIT
 fi
-go build -o "$TMP/measure" ./bench/measure
-go build -o "$TMP/gen" ./bench/gen
+go build -o "$TMP/measure" ./dev/bench/measure
+go build -o "$TMP/gen" ./dev/bench/gen
 "$TMP/gen" -out "$TMP/tree" -apps "$APPS" -seed "$SEED" >&2
 
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
@@ -106,7 +106,7 @@ manifest_kb=$(($(wc -c <"$TMP/provenance.json") / 1024))
 ncpu=$(nproc 2>/dev/null || echo '?')
 {
   echo
-  echo "krm build all, without vs with --provenance --provenance-manifest (bench/gen apps=$APPS seed=$SEED, $docs documents)"
+  echo "krm build all, without vs with --provenance --provenance-manifest (dev/bench/gen apps=$APPS seed=$SEED, $docs documents)"
   echo "$(go env GOVERSION) $(go env GOOS)/$(go env GOARCH), $ncpu CPUs, load avg $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
   echo "median of $RUNS interleaved runs after $WARMUP warm-up"
   echo

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Speed and memory on real trees: `krm build DIR` vs `kustomize build DIR`,
-# each timed by bench/measure in this one run, with a check that both print
+# each timed by dev/bench/measure in this one run, with a check that both print
 # the same bytes.
 #
 # Usage: scripts/bench-real.sh
 #
 # Trees:
-#   kuberay    always: bench/real/kuberay/config/default-with-webhooks (vendored,
-#              see bench/real/README.md): 16 objects, 4 MB, mostly CRDs
+#   kuberay    always: dev/bench/real/kuberay/config/default-with-webhooks (vendored,
+#              see dev/bench/real/README.md): 16 objects, 4 MB, mostly CRDs
 #   argo       with ARGO=DIR, a checkout of argoproj/argo-workflows:
 #              manifests/quick-start/postgres (55 objects, 12 MB)
 #   kubeflow   with KUBEFLOW=DIR, a checkout of kubeflow/manifests, and ARGO:
@@ -41,10 +41,10 @@ source "$ROOT/scripts/bench-kubeflow.sh"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-real.XXXXXX")
 if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
-go build -o "$TMP/measure" ./bench/measure
+go build -o "$TMP/measure" ./dev/bench/measure
 
 names=(kuberay)
-dirs=("$ROOT/bench/real/kuberay/config/default-with-webhooks")
+dirs=("$ROOT/dev/bench/real/kuberay/config/default-with-webhooks")
 if [[ -n ${ARGO:-} ]]; then
   names+=(argo)
   dirs+=("$(cd "$ARGO" && pwd)/manifests/quick-start/postgres")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The scale benchmark (docs/performance.md, "Scale"): scripts/bench-gazelle.sh at each size of
 # the generated monorepo, one after the other in one run, its figures appended to one TSV, then
-# the plot of time against size drawn from that TSV (bench/plot).
+# the plot of time against size drawn from that TSV (dev/bench/plot).
 #
 # Usage: scripts/bench-scale.sh OUT.tsv OUT.svg
 #   SIZES="120:20 120:100 296:270"  APPS:TEAMS per size (APPS + 4 + 10 * TEAMS directories, TEAMS <= APPS:
@@ -25,6 +25,6 @@ for _ in $(seq "$RUNS"); do
     APPS=${size%%:*} TEAMS=${size##*:} TSV=$tsv "$ROOT/scripts/bench-gazelle.sh"
   done
 done
-(cd "$ROOT" && go run ./bench/plot "$tsv") >"$svg.tmp"
+(cd "$ROOT" && go run ./dev/bench/plot "$tsv") >"$svg.tmp"
 mv "$svg.tmp" "$svg"
 echo "bench-scale: figures in $tsv, plot in $svg" >&2

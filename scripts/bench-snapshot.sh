@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cost of the Bazel path: the top render of the synthetic tree (bench/gen)
+# Cost of the Bazel path: the top render of the synthetic tree (dev/bench/gen)
 # from its bases' snapshots, as krm_kustomization's actions run it, vs `krm
 # build all` from sources. Every other kustomization is rendered to a
 # snapshot first, level by level (bases, layers, envs, regions); then the
@@ -34,8 +34,8 @@ KRM=$(cd "$(dirname "$KRM")" && pwd)/$(basename "$KRM")
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-snapshot.XXXXXX")
 if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
-go build -o "$TMP/measure" ./bench/measure
-go build -o "$TMP/gen" ./bench/gen
+go build -o "$TMP/measure" ./dev/bench/measure
+go build -o "$TMP/gen" ./dev/bench/gen
 "$TMP/gen" -out "$TMP/tree" -apps "$APPS" -seed "$SEED" >&2
 cd "$TMP/tree"
 
@@ -67,7 +67,7 @@ cmp -s "$TMP/build.yaml" "$TMP/render.yaml" || same=no
 log "top snapshot: $(du -h "$TMP/all.json" | cut -f1)"
 
 echo
-echo "krm: top render of bench/gen (apps=$APPS) from snapshots vs \`krm build all\`, median of $RUNS runs"
+echo "krm: top render of dev/bench/gen (apps=$APPS) from snapshots vs \`krm build all\`, median of $RUNS runs"
 echo "$(nproc) CPUs, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v bm="$(field "$b" median_ms)" -v bc="$(field "$b" cpu_ms)" -v br="$(field "$b" peak_rss_kb)" \
     -v mm="$(field "$m" median_ms)" -v mc="$(field "$m" cpu_ms)" -v mr="$(field "$m" peak_rss_kb)" \

@@ -39,7 +39,7 @@ source "$ROOT/scripts/bench-tools.sh" # builds .bin/krm and .bin/krm_helm when K
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-startup.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-go build -o "$TMP/measure" ./bench/measure
+go build -o "$TMP/measure" ./dev/bench/measure
 
 if [[ -z $user_krm ]]; then
   LINKED=${KRM_LINKED-$ROOT/.bin/krm_helm}

@@ -2,14 +2,14 @@
 # Speed and memory of `krm validate` against kubeconform v0.8.0 on the same objects with the
 # same schemas: the pinned Kubernetes v1.37 OpenAPI v3 documents and the CRDs among the
 # objects, written as kubeconform's JSON Schema files by
-# tools/renderer/internal/validate/schemas/kubeconform (strict like kubeconform's "-strict"
+# tools/renderer/dev/kubeconform (strict like kubeconform's "-strict"
 # schemas). Both run strict, from rendered YAML on disk; each run is timed by /usr/bin/time -v,
 # the two tools alternating run by run so that load on a shared machine hits both alike.
 #
 # Usage: scripts/bench-validate.sh
 #
 # Trees:
-#   synthetic  always: `krm build all` of bench/gen's tree (APPS=40: 3978 objects)
+#   synthetic  always: `krm build all` of dev/bench/gen's tree (APPS=40: 3978 objects)
 #   kubeflow   with KUBEFLOW=DIR (a checkout of kubeflow/manifests) and ARGO=DIR (of
 #              argoproj/argo-workflows): `krm build example` (664 objects, many large
 #              CRDs), its remote bases made local as scripts/bench-real.sh does
@@ -56,8 +56,8 @@ if [[ -z ${KUBECONFORM:-} ]]; then
   GOBIN=$TMP go install "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
   KUBECONFORM=$TMP/kubeconform
 fi
-go build -o "$TMP/schemas" ./tools/renderer/internal/validate/schemas/kubeconform
-go build -o "$TMP/gen" ./bench/gen
+go build -o "$TMP/schemas" ./tools/renderer/dev/kubeconform
+go build -o "$TMP/gen" ./dev/bench/gen
 
 # --- trees: rendered once, outside the timing ---------------------------------------------
 names=(synthetic)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed and memory benchmark: `krm build all` vs `kustomize build all` on a
-# synthetic ~4000-resource tree (bench/gen), timed by bench/measure, and the
-# parse-and-write floor that no renderer can beat (bench/floor: every input
+# synthetic ~4000-resource tree (dev/bench/gen), timed by dev/bench/measure, and the
+# parse-and-write floor that no renderer can beat (dev/bench/floor: every input
 # file parsed with kyaml and written back, and the rendered output decoded
 # into YAML nodes and encoded again: the tree prints 16 times what it reads).
 #
@@ -50,9 +50,9 @@ else
   trap 'rm -rf "$TMP"' EXIT
 fi
 
-go build -o "$TMP/measure" ./bench/measure
-go build -o "$TMP/gen" ./bench/gen
-go build -o "$TMP/floor" ./bench/floor
+go build -o "$TMP/measure" ./dev/bench/measure
+go build -o "$TMP/gen" ./dev/bench/gen
+go build -o "$TMP/floor" ./dev/bench/floor
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 
@@ -75,10 +75,10 @@ if ! mline=$("$TMP/measure" -label krm -dir "$TMP/tree" -n "$RUNS" -warmup "$WAR
 fi
 
 # The floor: parse every input file with kyaml and write it back, decode and
-# encode the rendered output (bench/floor).
+# encode the rendered output (dev/bench/floor).
 log "floor: parse and write every input file and the output: $WARMUP warm-up + $RUNS runs"
 if ! fline=$("$TMP/measure" -label floor -n "$RUNS" -warmup "$WARMUP" -stdout "$TMP/floor.yaml" -- "$TMP/floor" "$TMP/tree" "$TMP/kustomize.yaml"); then
-  log "FAILED: bench/floor"
+  log "FAILED: dev/bench/floor"
   exit 1
 fi
 
@@ -99,7 +99,7 @@ ncpu=$(nproc 2>/dev/null || echo '?')
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 {
   echo
-  echo "krm vs kustomize $kversion: \`build all\` on bench/gen tree (apps=$APPS seed=$SEED, $k_docs documents)"
+  echo "krm vs kustomize $kversion: \`build all\` on dev/bench/gen tree (apps=$APPS seed=$SEED, $k_docs documents)"
   echo "$(go env GOVERSION) $(go env GOOS)/$(go env GOARCH), $ncpu CPUs${cpu_model:+ ($cpu_model)}, load avg at start $load_start"
   echo "median of $RUNS runs after $WARMUP warm-up (kustomize: $KUSTOMIZE_RUNS after $KUSTOMIZE_WARMUP); krm=${KRM#"$ROOT"/} kustomize=${KUSTOMIZE#"$ROOT"/}"
   echo

@@ -35,7 +35,7 @@ files=()
 while IFS= read -r -d '' f; do
   files+=("$f")
 done < <(find . \
-  \( -path ./.bin -o -path ./.git -o -name 'bazel-*' -o -path ./tools/docgen/bzldoc/testdata \) -prune -o \
+  \( -path ./.bin -o -path ./.git -o -name 'bazel-*' -o -path ./dev/docgen/bzldoc/testdata \) -prune -o \
   -type f \( -name BUILD -o -name BUILD.bazel -o -name '*.bzl' -o -name WORKSPACE \
   -o -name WORKSPACE.bazel -o -name WORKSPACE.bzlmod -o -name MODULE.bazel \) -print0 | sort -z)
 

@@ -8,4 +8,4 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export GOTOOLCHAIN=local
-go test ./tools/renderer/difftest -count=1 -run TestDifferential "$@" -oracle
+go test ./tools/renderer/dev/difftest -count=1 -run TestDifferential "$@" -oracle

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds kube-apiserver and etcd from the Go module proxy for the tests that need a real API
-# server (tools/testing/apiserver, `go test -tags apiserver`). The versions are those of the
-# modules in tools/testing/apiserver/build/{kube-apiserver,etcd}: their go.mod and go.sum pin
+# server (dev/testing/apiserver, `go test -tags apiserver`). The versions are those of the
+# modules in dev/testing/apiserver/build/{kube-apiserver,etcd}: their go.mod and go.sum pin
 # them (docs/apiserver.md says how to bump). Nothing prebuilt is downloaded.
 #
 # The binaries go to $KRM_APISERVER_BIN, default ${KRM_APISERVER_HOME:-/var/cache/rules_krm-apiserver}/bin,
@@ -13,7 +13,7 @@ export GOTOOLCHAIN=local
 export GOFLAGS=-mod=readonly
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-src=$PWD/tools/testing/apiserver/build
+src=$PWD/dev/testing/apiserver/build
 bin=${KRM_APISERVER_BIN:-${KRM_APISERVER_HOME:-/var/cache/rules_krm-apiserver}/bin}
 
 if ! mkdir -p "$bin" 2>/dev/null || [ ! -w "$bin" ]; then

@@ -13,7 +13,7 @@
 #     committed tree of HEAD under the prefix rules_krm-VERSION/ (run it on the release commit).
 # Reproducible: the same sources and Go release give the same bytes (go build -trimpath
 # -buildvcs=false, no build id, CGO off; tar with sorted names, mtime 0, owner 0, gzip -n;
-# git archive's times are the commit's). TestPrebuilt (tools/testing/integration) checks it.
+# git archive's times are the commit's). TestPrebuilt (dev/testing/integration) checks it.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local LC_ALL=C TZ=UTC

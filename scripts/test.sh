@@ -2,7 +2,7 @@
 # Runs every test of rules_krm: Go unit and differential tests, the tests against a real
 # kube-apiserver, the check that the goldens still equal a fresh kustomize v5.8.2 run, lint,
 # and the Bazel tests with Bazel 7.7.1 and bzlmod (bazel test //..., also with Bazel 8 and 9
-# behaviour; then the Go integration tests of tools/testing/integration: rule errors,
+# behaviour; then the Go integration tests of dev/testing/integration: rule errors,
 # incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod consumer, Gazelle on
 # whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
 # Installs what it needs (kustomize and buildifier into .bin/, kube-apiserver and etcd built
@@ -19,7 +19,7 @@ go test ./...
 # builds both once into a cache (about 10 minutes cold). List packages with such tests here.
 echo "== go test -tags apiserver (scripts/install-apiserver.sh)"
 scripts/install-apiserver.sh
-apiserver_pkgs=(./tools/testing/apiserver/... ./tools/renderer/internal/validate/... ./tools/renderer/internal/cluster/...)
+apiserver_pkgs=(./dev/testing/apiserver/... ./tools/renderer/internal/validate/... ./tools/renderer/internal/cluster/...)
 go vet -tags apiserver "${apiserver_pkgs[@]}"
 go test -tags apiserver "${apiserver_pkgs[@]}"
 # named_tests PATTERN PKG: go test -tags apiserver -run PATTERN PKG, failing when it runs no test
@@ -36,11 +36,11 @@ echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"
 scripts/check-goldens.sh
-echo "== differential fuzzer: 100 random trees, fixed seeds, one shot and level by level, against kustomize v5.8.2; provenance with and without its fast paths (tools/renderer/fuzzdiff)"
-go run ./tools/renderer/fuzzdiff -seed 1 -n 100 -levels -provenance
+echo "== differential fuzzer: 100 random trees, fixed seeds, one shot and level by level, against kustomize v5.8.2; provenance with and without its fast paths (tools/renderer/dev/fuzzdiff)"
+go run ./tools/renderer/dev/fuzzdiff -seed 1 -n 100 -levels -provenance
 echo "== example goldens equal a fresh kustomize v5.8.2 run (TestExampleGoldens)"
-go vet -tags oracle ./tools/testing/examplegoldens
-go test -tags oracle -count=1 -v ./tools/testing/examplegoldens
+go vet -tags oracle ./dev/testing/examplegoldens
+go test -tags oracle -count=1 -v ./dev/testing/examplegoldens
 if [[ -x scripts/buildifier.sh ]]; then
   echo "== buildifier"
   scripts/buildifier.sh
@@ -51,10 +51,10 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   # Bazel 7.7.1 with bzlmod (scripts/install-bazel.sh: on these machines a Debian sid chroot).
   echo "== bazel test //... (Bazel 7.7.1, bzlmod; then --config=strict, Bazel 8 and 9 behaviour)"
   scripts/bazel-test.sh
-  # The integration tests in Go (tools/testing/integration, build tag bazel) drive Bazel
+  # The integration tests in Go (dev/testing/integration, build tag bazel) drive Bazel
   # themselves, one stage each (-v: every check they pass is logged).
-  integration=(go test -tags bazel -timeout 60m -count=1 -v ./tools/testing/integration)
-  go vet -tags bazel ./tools/testing/...
+  integration=(go test -tags bazel -timeout 60m -count=1 -v ./dev/testing/integration)
+  go vet -tags bazel ./dev/testing/...
   if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
     echo "== bazel: the offline chroot sees a checkout deleted and cloned again (TestOfflineChroot)"
     "${integration[@]}" -run '^TestOfflineChroot$'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the differential-test goldens (expected.yaml / expected.err under
-# tools/renderer/difftest/testdata/cases) by running kustomize v5.8.2.
+# tools/renderer/dev/difftest/testdata/cases) by running kustomize v5.8.2.
 # kustomize is taken from $KUSTOMIZE, else .bin/kustomize (installed if missing); cases with
 # --enable-helm run it with --helm-command set to the pinned helm v3.22.0 from $HELM, else
 # .bin/helm (installed with `go install helm.sh/helm/v3/cmd/helm@v3.22.0` if missing).
@@ -8,4 +8,4 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export GOTOOLCHAIN=local
-go test ./tools/renderer/difftest -count=1 -run TestDifferential "$@" -update
+go test ./tools/renderer/dev/difftest -count=1 -run TestDifferential "$@" -update

@@ -3,13 +3,13 @@
 // Package deliver tests the run targets of krm_kustomization end to end: in a scratch copy of
 // this repository, Bazel writes the scripts of //examples/deploy:prod.apply, .diff and .delete
 // (bazel run --script_path, which runs what bazel run runs), and they run against a real
-// kube-apiserver (tools/testing/apiserver). It lives under e2e/, outside Bazel (.bazelignore)
+// kube-apiserver (dev/testing/apiserver). It lives under e2e/, outside Bazel (.bazelignore)
 // and Gazelle, because it drives Bazel itself; scripts/test.sh runs it:
 //
 //	go test -tags 'apiserver bazel' ./e2e/deliver
 //
 // Bazel, the scratch copy (kept in KRM_TEST_DIR between runs, with its output base) and the
-// disk cache (KRM_DISK_CACHE) are tools/testing/bazeltest's.
+// disk cache (KRM_DISK_CACHE) are dev/testing/bazeltest's.
 package deliver
 
 import (
@@ -33,8 +33,8 @@ import (
 	"k8s.io/client-go/restmapper"
 	"sigs.k8s.io/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 const pkg = "//examples/deploy"

@@ -12,9 +12,9 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/handoff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // The helper's file name and the variable naming another path: documented names.

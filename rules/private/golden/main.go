@@ -23,7 +23,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/rules-krm/rules_krm/tools/textdiff"
+	"github.com/rules-krm/rules_krm/dev/textdiff"
 	"io"
 	"os"
 	"path/filepath"

@@ -5,7 +5,7 @@
 //
 //	go test -tags bazel -run 'TestEndToEnd|TestBzlChange' ./tools/renderer/prdiff/ [-args -update]
 
-package prdiff
+package main
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/publish"
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the goldens in testdata/")
@@ -225,7 +225,7 @@ func TestEndToEnd(t *testing.T) {
 
 	// The command as CI runs it: the Markdown, and exit status 1.
 	var stdout, stderr bytes.Buffer
-	code := Main([]string{"--base", "main", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "markdown"}, &stdout, &stderr)
+	code := runMain([]string{"--base", "main", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "markdown"}, &stdout, &stderr)
 	if code != 1 {
 		t.Errorf("prdiff --format markdown: exit %d, want 1\n%s", code, stderr.String())
 	}
@@ -256,7 +256,7 @@ func TestEndToEnd(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	start := time.Now()
-	code = Main(append(prArgs, "--base-manifests", given), &stdout, &stderr)
+	code = runMain(append(prArgs, "--base-manifests", given), &stdout, &stderr)
 	withGiven := time.Since(start)
 	t.Logf("prdiff --base-manifests: %.1f s; its log:\n%s", withGiven.Seconds(), stderr.String())
 	if code != 1 || stdout.String() != md.String() {
@@ -274,7 +274,7 @@ func TestEndToEnd(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	start = time.Now()
-	code = Main(append(prArgs, "--base-manifests", given), &stdout, &stderr)
+	code = runMain(append(prArgs, "--base-manifests", given), &stdout, &stderr)
 	t.Logf("prdiff --no-cache (the base built; --base-manifests stale): %.1f s, with the base's renders %.1f s", time.Since(start).Seconds(), withGiven.Seconds())
 	if code != 1 || stdout.String() != md.String() {
 		t.Errorf("prdiff --base-manifests (stale): exit %d, printed\n%s\nwant exit 1 and\n%s", code, stdout.String(), md.String())
@@ -286,7 +286,7 @@ func TestEndToEnd(t *testing.T) {
 
 	// No change since the base: exit 0, nothing built.
 	stderr.Reset()
-	if code := Main([]string{"--base", "HEAD", "--workspace", ws, "--bazel", bazel, "--format", "json"}, &bytes.Buffer{}, &stderr); code != 0 {
+	if code := runMain([]string{"--base", "HEAD", "--workspace", ws, "--bazel", bazel, "--format", "json"}, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Errorf("prdiff --base HEAD: exit %d, want 0\n%s", code, stderr.String())
 	}
 
@@ -360,7 +360,7 @@ func writeBase(t *testing.T, top, rev, back, ws, dir, bazel, diskCache string) {
 	t.Helper()
 	run(t, top, "git", "checkout", "-q", rev)
 	var log bytes.Buffer
-	code := Main([]string{"--write-base-manifests", dir, "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel}, &bytes.Buffer{}, &log)
+	code := runMain([]string{"--write-base-manifests", dir, "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel}, &bytes.Buffer{}, &log)
 	run(t, top, "git", "checkout", "-q", back)
 	if code != 0 {
 		t.Fatalf("prdiff --write-base-manifests at %s: exit %d\n%s", rev, code, log.String())
@@ -427,7 +427,7 @@ func TestBzlChange(t *testing.T) {
 	var logs [2]bytes.Buffer
 	var outs [2]bytes.Buffer
 	for i := range logs {
-		code := Main([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json"}, &outs[i], &logs[i])
+		code := runMain([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json"}, &outs[i], &logs[i])
 		t.Logf("run %d: prdiff's log:\n%s", i, logs[i].String())
 		if code != 1 {
 			t.Fatalf("run %d: exit %d, want 1", i, code)
@@ -458,7 +458,7 @@ func TestBzlChange(t *testing.T) {
 	publishTree(t, top, "env/all", strings.Repeat("1", 40), given)
 	var out, plog bytes.Buffer
 	start := time.Now()
-	code := Main([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json", "--no-cache", "--base-manifests-branch", "env/all"}, &out, &plog)
+	code := runMain([]string{"--base", "HEAD~1", "--workspace", ws, "--disk-cache", diskCache, "--bazel", bazel, "--format", "json", "--no-cache", "--base-manifests-branch", "env/all"}, &out, &plog)
 	t.Logf("prdiff --base-manifests-branch: %.1f s; its log:\n%s", time.Since(start).Seconds(), plog.String())
 	if code != 1 || out.String() != outs[0].String() {
 		t.Errorf("prdiff --base-manifests-branch: exit %d, printed\n%s\nwant exit 1 and the built base's\n%s", code, out.String(), outs[0].String())

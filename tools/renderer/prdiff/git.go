@@ -1,4 +1,4 @@
-package prdiff
+package main
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package prdiff
+package main
 
 import (
 	"os"
@@ -155,12 +155,12 @@ func TestWorktreePath(t *testing.T) {
 func TestMainFlags(t *testing.T) {
 	for _, args := range [][]string{nil, {"--base"}, {"--base", "main", "extra"}, {"--base", "main", "--format", "yaml"}, {"--base", "main", "--color", "red"}} {
 		var out, errb strings.Builder
-		if code := Main(args, &out, &errb); code != 2 {
-			t.Errorf("Main(%q) = %d, want 2 (stderr %s)", args, code, errb.String())
+		if code := runMain(args, &out, &errb); code != 2 {
+			t.Errorf("runMain(%q) = %d, want 2 (stderr %s)", args, code, errb.String())
 		}
 	}
 	var out, errb strings.Builder
-	if code := Main([]string{"--base", "main", "--workspace", t.TempDir()}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "git") {
+	if code := runMain([]string{"--base", "main", "--workspace", t.TempDir()}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "git") {
 		t.Errorf("outside a git repository: exit %d, stderr %s", code, errb.String())
 	}
 }

@@ -1,13 +1,17 @@
-// Package prdiff is the pull-request flow of `krm diff` (tools/prdiff,
-// docs/pr-diffs.md): it finds the krm_kustomization targets that the
+// Command prdiff is the pull-request flow of `krm diff` (docs/pr-diffs.md):
+//
+//	bazel run @rules_krm//tools/prdiff -- --base origin/main --format markdown
+//
+// It finds the krm_kustomization targets that the
 // changes between a base revision and the working tree affect, from the
 // build graph (bazel query), renders them at the base (in a git worktree,
 // unless main's CI rendered them: given.go) and at the head, and compares
 // the two sets of manifests as `krm diff OLD NEW` compares two directories.
 //
 // It lives under tools/renderer to use the comparison of `krm diff`
-// (tools/renderer/internal/rdiff) directly; tools/prdiff is its command.
-package prdiff
+// (tools/renderer/internal/rdiff) directly; //tools/prdiff is an alias of
+// its binary, the label users run.
+package main
 
 import (
 	"encoding/json"
@@ -80,7 +84,12 @@ type Options struct {
 
 // Main runs the command with args (without the program name) and returns
 // its exit status.
-func Main(args []string, stdout, stderr io.Writer) int {
+func main() {
+	os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// runMain is the command: its exit code for args.
+func runMain(args []string, stdout, stderr io.Writer) int {
 	var o Options
 	fs := pflag.NewFlagSet("prdiff", pflag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
@@ -34,7 +34,7 @@ func unmemoized(t *testing.T, fs filesys.FileSystem, dir string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	env := build.NewEnv()
+	env := render.NewEnv()
 	if env.Memoize {
 		t.Fatal("NewEnv memoizes by default")
 	}
@@ -142,7 +142,7 @@ func TestMemoizedBuildEqualsUnmemoized(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := build.Build(fs, "/r/top", build.Options{})
+			got, err := render.Build(fs, "/r/top", render.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestMemoizedBuildEqualsUnmemoized(t *testing.T) {
 				t.Errorf("origins not recorded relative to the top:\n%s", want)
 			}
 			// A second build in the same process gives the same bytes.
-			again, err := build.Build(fs, "/r/top", build.Options{})
+			again, err := render.Build(fs, "/r/top", render.Options{})
 			if err != nil || string(again) != string(got) {
 				t.Errorf("second build differs: %v", err)
 			}
@@ -194,7 +194,7 @@ func TestMemoizedErrorsEqualUnmemoized(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := memFS(t, tc.files)
 			_, want := unmemoized(t, fs, "/r/top")
-			_, got := build.Build(fs, "/r/top", build.Options{})
+			_, got := render.Build(fs, "/r/top", render.Options{})
 			if want == nil || got == nil {
 				t.Fatalf("want errors, got memoized %v, unmemoized %v", got, want)
 			}

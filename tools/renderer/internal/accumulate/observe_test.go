@@ -12,7 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
@@ -77,7 +77,7 @@ buildMetadata: [managedByLabel]
 	"/w/deploy.yaml": deployment, // memo_test.go
 }
 
-// watched renders /w with w watching, as build.Render does.
+// watched renders /w with w watching, as render.Render does.
 func watched(t *testing.T, w *watcher) (string, []byte, error) {
 	t.Helper()
 	fs := memFS(t, watchedTree)
@@ -85,7 +85,7 @@ func watched(t *testing.T, w *watcher) (string, []byte, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := build.NewEnv()
+	env := render.NewEnv()
 	env.Observer = w
 	tg, err := accumulate.NewTarget(env, ldr)
 	if err != nil {

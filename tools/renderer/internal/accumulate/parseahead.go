@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
+	"github.com/rules-krm/rules_krm/internal/kustref"
 )
 
 // parsed is one entry of `resources` read and parsed ahead of its turn,

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 )
@@ -38,7 +38,7 @@ type buildOptions struct {
 func buildFlags(stderr io.Writer) *buildOptions {
 	o := &buildOptions{fs: commandFlags("build", buildUsage, stderr)}
 	o.fs.StringVarP(&o.output, "output", "o", "", "write the manifests to this file instead of stdout; to an existing directory, one file per object named as kustomize names them (GROUP_VERSION_KIND_NAME.yaml)")
-	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly,
+	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", render.LoadRestrictionsRootOnly,
 		"LoadRestrictionsRootOnly: files must be in or below the kustomization's directory; LoadRestrictionsNone: any file")
 	o.prov.register(o.fs)
 	o.kustomize.register(o.fs)
@@ -67,12 +67,12 @@ func runBuild(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	opts := build.Options{Stderr: stderr, Abort: s.abort, LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs, Helm: o.helm.config(stderr)}
+	opts := render.Options{Stderr: stderr, Abort: s.abort, LoadRestrictor: o.loadRestrictor, Provenance: prov, Images: imgs, Helm: o.helm.config(stderr)}
 	if err := o.kustomize.apply(&opts, stderr); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	res, err := build.Render(filesys.MakeFsOnDisk(), dir, opts)
+	res, err := render.Render(filesys.MakeFsOnDisk(), dir, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1

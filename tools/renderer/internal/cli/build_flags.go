@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 )
 
@@ -62,7 +62,7 @@ func (k *kustomizeBuildFlags) register(fs *pflag.FlagSet) {
 }
 
 // apply validates the flags as kustomize does and sets them in opts.
-func (k *kustomizeBuildFlags) apply(opts *build.Options, stderr io.Writer) error {
+func (k *kustomizeBuildFlags) apply(opts *render.Options, stderr io.Writer) error {
 	switch k.reorder.value {
 	case "legacy", emit.ReorderNone:
 	default:
@@ -71,7 +71,7 @@ func (k *kustomizeBuildFlags) apply(opts *build.Options, stderr io.Writer) error
 	if k.reorder.set {
 		opts.Reorder = k.reorder.value
 	}
-	opts.Functions = build.Functions{Alpha: k.alphaPlugins, Exec: k.exec, Env: k.env}
+	opts.Functions = render.Functions{Alpha: k.alphaPlugins, Exec: k.exec, Env: k.env}
 	v, set := os.LookupEnv(managedByEnv)
 	opts.ManagedByLabel = k.managedBy || (set && v == "on")
 	if k.exec && !k.alphaPlugins {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
-	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
+	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
 )
 
 // The commands end to end against a server of the test's own: the context guard, apply with
@@ -88,7 +88,7 @@ func TestClusterCommandsRealTree(t *testing.T) {
 	}
 	dir := t.TempDir()
 	rendered := filepath.Join(dir, "kuberay.yaml")
-	if code, _, errOut := runCLI("build", "../../../../bench/real/kuberay/config/default", "-o", rendered); code != 0 {
+	if code, _, errOut := runCLI("build", "../../../../dev/bench/real/kuberay/config/default", "-o", rendered); code != 0 {
 		t.Fatalf("krm build kuberay: exit %d\n%s", code, errOut)
 	}
 	cr := writeTemp(t, dir, "raycluster.yaml", `apiVersion: ray.io/v1

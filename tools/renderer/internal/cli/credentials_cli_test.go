@@ -8,8 +8,8 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // What each cluster command prints (docs/cli.md#credentials): a hostile API server, reached

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 func TestDiffCommand(t *testing.T) {

@@ -6,14 +6,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
 )
 
 // renderFunctions lets krm render run functions: under Bazel the
 // declarations (--function, --hermetic) are the gate, not kustomize's
 // --enable-alpha-plugins --enable-exec.
-var renderFunctions = build.Functions{Alpha: true, Exec: true}
+var renderFunctions = render.Functions{Alpha: true, Exec: true}
 
 // functionFlags are krm render's --function PATH=EXECUTABLE flags.
 type functionFlags []string

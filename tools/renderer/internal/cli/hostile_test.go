@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // childEnv makes the test binary act as krm in the directory it names

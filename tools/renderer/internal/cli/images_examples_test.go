@@ -83,7 +83,7 @@ func imagesGolden(t *testing.T, name, got string) {
 // krm_kustomization's `images` passes) prints the same bytes as the
 // equivalent entries written at the end of the kustomization file's
 // `images`, and that both are the goldens (kustomize's output for the
-// written entries, TestExampleGoldens in tools/testing/examplegoldens; Bazel's krm_golden_test
+// written entries, TestExampleGoldens in dev/testing/examplegoldens; Bazel's krm_golden_test
 // targets check the Bazel build against the same goldens).
 func TestImagesExample(t *testing.T) {
 	ex := readImagesExample(t)

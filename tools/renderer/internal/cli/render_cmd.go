@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 )
@@ -42,7 +42,7 @@ func renderFlags(stderr io.Writer) *renderOptions {
 	o.fs.StringArrayVar(&o.deps, "dep", nil, "DIR=SNAPSHOT: read the base kustomization in DIR from SNAPSHOT (repeatable)")
 	o.fs.StringVar(&o.label, "label", "", "the Bazel label being built, named in errors and recorded in the snapshot")
 	o.fs.BoolVar(&o.hermetic, "hermetic", false, "fail when a base directory has no --dep snapshot instead of reading its sources")
-	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", build.LoadRestrictionsRootOnly, "as for krm build")
+	o.fs.StringVar(&o.loadRestrictor, "load-restrictor", render.LoadRestrictionsRootOnly, "as for krm build")
 	o.fs.StringVar(&o.inputs, "inputs", "", "read only the files this manifest declares: one a line, PATH<tab>SOURCE (PATH relative to the working directory as the kustomizations name it, SOURCE where to read it); implies --hermetic")
 	o.fs.StringArrayVar(&o.inputLines, "input", nil, "PATH<tab>SOURCE (or PATH): one more declared file, a line of --inputs (repeatable; the Bazel rules pass them in the action's @FILE, which a persistent worker reads); implies --hermetic")
 	o.fs.StringVar(&o.kind, "kind", "", "fail unless the kustomization has this kind (Kustomization or Component)")
@@ -104,7 +104,7 @@ func runRender(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	res, err := build.Render(fsys, o.fs.Arg(0), build.Options{
+	res, err := render.Render(fsys, o.fs.Arg(0), render.Options{
 		Stderr: stderr, Abort: s.abort, LoadRestrictor: o.loadRestrictor, Deps: deps, Hermetic: o.hermetic, Label: o.label,
 		Provenance: prov, Kind: o.kind, Snapshot: o.snapshot != "", SnapshotOnly: o.manifests == "", Origins: o.origins,
 		Images: imgs, Helm: renderHelm, BasesFromSources: o.basesFromSources, Owners: owners, Functions: fns,

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
+	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
 )
 
 // krm trace on objects the API server returns: examples/provenance rendered with provenance

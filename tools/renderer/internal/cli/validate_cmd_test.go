@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 func TestValidateCommand(t *testing.T) {
@@ -104,8 +104,8 @@ func TestTestArgs(t *testing.T) {
 	}
 }
 
-// kuberayDir is the vendored kuberay tree (bench/real), seen from this package.
-const kuberayDir = "../../../../bench/real/kuberay"
+// kuberayDir is the vendored kuberay tree (dev/bench/real), seen from this package.
+const kuberayDir = "../../../../dev/bench/real/kuberay"
 
 // TestValidateSourceLines renders a copy of the kuberay tree with mutant fields, with
 // provenance, and checks that krm validate -m names the source file and line of each: the

@@ -17,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // The test binary is also the exec credential plugin of the credentials tests.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // What the credentials tests send and must never see leave: a Secret's value, and each kind

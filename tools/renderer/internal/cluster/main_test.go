@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // The test binary is also the exec credential plugin of the credentials tests.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 )
 
 // echoStatus is a Kubernetes Status whose message quotes the request's Authorization header,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 )
 
 // An API server that redirects (307) any request of any command to another server gets an

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // A context the command may not write through is refused before any request: no discovery,

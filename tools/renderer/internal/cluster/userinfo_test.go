@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
-	"github.com/rules-krm/rules_krm/tools/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
 )
 
 // A server URL's userinfo (user:password@, TOKEN@) is printed nowhere: not where the session

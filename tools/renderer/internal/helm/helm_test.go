@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
+	"github.com/rules-krm/rules_krm/dev/testtree"
 )
 
 // helpers returns plugin helpers whose loader is rooted at testdata/dir.

@@ -8,7 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/types"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
+	"github.com/rules-krm/rules_krm/internal/kustref"
 )
 
 // Kustomization is a parsed kustomization file and where it was found.

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/kustref"
+	"github.com/rules-krm/rules_krm/internal/kustref"
 )
 
 // Restrictor says which files a kustomization may read.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 // TestBazelRunPublish builds //examples/deploy:publish with the Bazel of

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
-	"github.com/rules-krm/rules_krm/tools/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 )
 
 // A source repository URL with credentials (GitLab CI's $CI_REPOSITORY_URL is

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
-	"github.com/rules-krm/rules_krm/tools/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 // secretCase is a case of testdata/secrets: a txtar archive of old.yaml and new.yaml whose

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/nodediff"
+	"github.com/rules-krm/rules_krm/dev/nodediff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/smpatch"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )

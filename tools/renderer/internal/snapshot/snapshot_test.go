@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
@@ -96,7 +96,7 @@ func accumulated(t *testing.T, files map[string]string, dir string) (*accumulate
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := accumulate.NewTarget(build.NewEnv(), ldr)
+	tg, err := accumulate.NewTarget(render.NewEnv(), ldr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestRoundTrip(t *testing.T) {
 
 func finished(t *testing.T, acc *accumulate.Accumulation) string {
 	t.Helper()
-	env := build.NewEnv()
+	env := render.NewEnv()
 	ldr, err := load.NewLoader(memFS(t, tree), "/app", load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
+	"github.com/rules-krm/rules_krm/dev/testtree"
 )
 
 // kustDir is the kustomization root of the tests: testdata/kust.

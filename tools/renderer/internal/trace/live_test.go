@@ -15,10 +15,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/testtree"
+	"github.com/rules-krm/rules_krm/dev/testtree"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 )
 
@@ -32,7 +32,7 @@ func renderDrift(t *testing.T) (*provenance.Manifest, *trace.Rendered, []byte, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build.Render(filesys.MakeFsOnDisk(), filepath.Join(root, "prod"), build.Options{Provenance: &provenance.Options{WorkspaceRoot: root}})
+	res, err := render.Render(filesys.MakeFsOnDisk(), filepath.Join(root, "prod"), render.Options{Provenance: &provenance.Options{WorkspaceRoot: root}})
 	if err != nil {
 		t.Fatal(err)
 	}

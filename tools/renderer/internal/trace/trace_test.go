@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 )
@@ -39,7 +39,7 @@ metadata:
 }
 
 // render builds dir with provenance and returns the stream and manifest.
-func render(t *testing.T, dir string) ([]byte, *provenance.Manifest, filesys.FileSystem) {
+func renderTree(t *testing.T, dir string) ([]byte, *provenance.Manifest, filesys.FileSystem) {
 	t.Helper()
 	fs := filesys.MakeFsInMemory()
 	for p, c := range files {
@@ -47,7 +47,7 @@ func render(t *testing.T, dir string) ([]byte, *provenance.Manifest, filesys.Fil
 			t.Fatal(err)
 		}
 	}
-	res, err := build.Render(fs, dir, build.Options{Provenance: &provenance.Options{
+	res, err := render.Render(fs, dir, render.Options{Provenance: &provenance.Options{
 		WorkspaceRoot: "/ws", Labels: map[string]string{"/ws/base": "//base", "/ws/prod": "//prod"},
 	}})
 	if err != nil {
@@ -132,7 +132,7 @@ func traceLive(t *testing.T, m *provenance.Manifest, obj []byte, o trace.Options
 }
 
 func TestTraceLiveObjectMatches(t *testing.T) {
-	stream, m, fs := render(t, "/ws/prod")
+	stream, m, fs := renderTree(t, "/ws/prod")
 	r, out := traceLive(t, m, live(t, stream, "Deployment", "", nil), trace.Options{FS: fs, WorkspaceRoot: "/ws"})
 	if r.Status != trace.Match || !r.Consistent {
 		t.Errorf("status %v consistent %v\n%s", r.Status, r.Consistent, out)
@@ -158,7 +158,7 @@ func TestTraceLiveObjectMatches(t *testing.T) {
 }
 
 func TestTraceLiveObjectMismatch(t *testing.T) {
-	stream, m, fs := render(t, "/ws/prod")
+	stream, m, fs := renderTree(t, "/ws/prod")
 	// Rendered from other inputs: another digest.
 	other := live(t, stream, "Deployment", "", func(n *yaml.RNode) {
 		_ = n.PipeE(yaml.SetAnnotation(provenance.DigestAnnotation, "sha256:"+strings.Repeat("0", 64)))
@@ -203,7 +203,7 @@ func TestTraceLiveObjectMismatch(t *testing.T) {
 
 func TestTraceNamespaceChosenAtApply(t *testing.T) {
 	// base renders the Service without a namespace; the cluster put it in "team".
-	stream, m, _ := render(t, "/ws/cluster")
+	stream, m, _ := renderTree(t, "/ws/cluster")
 	r, out := traceLive(t, m, live(t, stream, "Service", "team", nil), trace.Options{})
 	if r.Status != trace.Match || r.Object.ID.Name != "web" {
 		t.Errorf("status %v\n%s", r.Status, out)
@@ -220,7 +220,7 @@ func TestTraceNamespaceChosenAtApply(t *testing.T) {
 }
 
 func TestTraceByID(t *testing.T) {
-	_, m, _ := render(t, "/ws/prod")
+	_, m, _ := renderTree(t, "/ws/prod")
 	for _, id := range []string{"Deployment/prod/web", "deployment/web", "Deployment.apps/prod/web", "Deployment.apps/web"} {
 		q, err := trace.ParseID(id)
 		if err != nil {
@@ -248,7 +248,7 @@ func TestTraceByID(t *testing.T) {
 }
 
 func TestTraceList(t *testing.T) {
-	stream, m, _ := render(t, "/ws/prod")
+	stream, m, _ := renderTree(t, "/ws/prod")
 	list := "apiVersion: v1\nkind: List\nitems:\n"
 	for _, k := range []string{"Deployment", "Service"} {
 		for _, l := range strings.Split(strings.TrimSpace(string(live(t, stream, k, "", nil))), "\n") {
@@ -276,7 +276,7 @@ func TestTraceList(t *testing.T) {
 }
 
 func TestTraceDetectsEditedManifest(t *testing.T) {
-	_, m, _ := render(t, "/ws/prod")
+	_, m, _ := renderTree(t, "/ws/prod")
 	q, _ := trace.ParseID("Deployment/prod/web")
 	m.Steps[m.Objects[0].Transformers[0]].ConfigSha256 = strings.Repeat("1", 64)
 	for i := range m.Objects {

@@ -2,13 +2,13 @@
 
 package validate
 
-// The agreement test: krm validate against a real kube-apiserver (tools/testing/apiserver).
+// The agreement test: krm validate against a real kube-apiserver (dev/testing/apiserver).
 //
 // The corpus, generated the same way on every run:
 //   - base cases: the objects kustomize renders in the repository, deduplicated: the
 //     examples' goldens (examples/**/*_manifests.golden.yaml), the differential cases'
-//     expected output (tools/renderer/difftest/testdata/cases/*/expected.yaml), and the real
-//     trees bench/real and e2e/gazelle/testdata rendered with package build (every
+//     expected output (tools/renderer/dev/difftest/testdata/cases/*/expected.yaml), and the real
+//     trees dev/bench/real and e2e/gazelle/testdata rendered with package build (every
 //     kustomization there that renders alone);
 //   - mutants of the base cases, two of the kinds in mutations per object, chosen by its index;
 //   - custom resources of a CRD written for the test (crdYAML) with every extension krm
@@ -49,8 +49,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/build"
-	"github.com/rules-krm/rules_krm/tools/testing/apiserver"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
+	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
 )
 
 func TestMain(m *testing.M) { os.Exit(apiserver.RunShared(m)) }
@@ -216,7 +216,7 @@ func baseCases(t *testing.T, root string) []agreementCase {
 		streams = append(streams, struct{ name, data string }{name, string(data)})
 	}
 	globs := []string{"examples/*/*_manifests.golden.yaml", "examples/*/*/*_manifests.golden.yaml",
-		"tools/renderer/difftest/testdata/cases/*/expected.yaml"}
+		"tools/renderer/dev/difftest/testdata/cases/*/expected.yaml"}
 	for _, g := range globs {
 		files, _ := filepath.Glob(filepath.Join(root, g))
 		sort.Strings(files)
@@ -229,7 +229,7 @@ func baseCases(t *testing.T, root string) []agreementCase {
 			add(rel, b)
 		}
 	}
-	for _, tree := range []string{"bench/real", "e2e/gazelle/testdata"} {
+	for _, tree := range []string{"dev/bench/real", "e2e/gazelle/testdata"} {
 		var dirs []string
 		filepath.WalkDir(filepath.Join(root, tree), func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && d.Name() == "kustomization.yaml" {
@@ -239,7 +239,7 @@ func baseCases(t *testing.T, root string) []agreementCase {
 		})
 		sort.Strings(dirs)
 		for _, dir := range dirs {
-			res, err := build.Render(filesys.MakeFsOnDisk(), dir, build.Options{Stderr: io.Discard})
+			res, err := render.Render(filesys.MakeFsOnDisk(), dir, render.Options{Stderr: io.Discard})
 			if err != nil {
 				continue // a component, or a base that needs its parent
 			}

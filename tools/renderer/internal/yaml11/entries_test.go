@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/nodediff"
+	"github.com/rules-krm/rules_krm/dev/nodediff"
 )
 
 // The tests below prove EntriesFilter equal to kustomize's labels.Filter and

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/nodediff"
+	"github.com/rules-krm/rules_krm/dev/nodediff"
 )
 
 var rf = resource.NewFactory(&hasher.Hasher{})

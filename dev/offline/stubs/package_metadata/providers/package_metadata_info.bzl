@@ -1,0 +1,3 @@
+"""Stub of the supply-chain PackageMetadataInfo provider (dev/offline/README.md)."""
+
+PackageMetadataInfo = provider(doc = "stub", fields = ["metadata"])
