@@ -85,9 +85,12 @@ go_library(name = "a", srcs = glob(["*.go"]), deps = ["//dev/testing/thing", "//
 go_test(name = "a_test", data = glob(["testdata/**"]), deps = ["//dev/testing/thing"])
 filegroup(name = "ok", srcs = glob(["none/**"], allow_empty = True))
 `),
-		"a/a.go":        nil,
-		"b/BUILD.bazel": []byte(`exports_files(["defs.bzl"])`),
-		"b/defs.bzl":    nil,
+		"a/a.go":          nil,
+		"b/BUILD.bazel":   []byte(`exports_files(["defs.bzl"])`),
+		"m/MODULE.bazel":  nil,
+		"m/BUILD.bazel":   []byte(`krm_kustomization(name = "m", deps = ["//c"])`),
+		"m/c/BUILD.bazel": nil,
+		"b/defs.bzl":      nil,
 	}
 	got := checkBuildFiles(files)
 	want := []string{
@@ -105,9 +108,13 @@ filegroup(name = "ok", srcs = glob(["none/**"], allow_empty = True))
 // package it loads, tests' too); a label of a non-test target into a missing package.
 func checkBuildFiles(files map[string][]byte) []string {
 	packages := map[string]bool{}
+	modules := map[string]bool{}
 	for name := range files {
 		if isBuildFile(name) {
 			packages[path.Dir(name)] = true
+		}
+		if path.Base(name) == "MODULE.bazel" {
+			modules[path.Dir(name)] = true
 		}
 	}
 	var problems []string
@@ -124,7 +131,7 @@ func checkBuildFiles(files map[string][]byte) []string {
 		}
 		for _, stmt := range f.Stmt {
 			if l, ok := stmt.(*build.LoadStmt); ok {
-				if file, ok := labelFile(l.Module.Value, pkg); ok {
+				if file, ok := labelFile(l.Module.Value, pkg, moduleRoot(pkg, modules)); ok {
 					if _, ok := files[file]; !ok {
 						problems = append(problems, name+": loads "+l.Module.Value+", which the archive lacks")
 					}
@@ -147,15 +154,12 @@ func checkBuildFiles(files map[string][]byte) []string {
 			for _, key := range r.AttrKeys() {
 				build.Walk(r.Attr(key), func(x build.Expr, _ []build.Expr) {
 					s, ok := x.(*build.StringExpr)
-					if !ok || !strings.HasPrefix(s.Value, "//") || strings.HasPrefix(s.Value, "//visibility:") {
+					if !ok || !strings.HasPrefix(s.Value, "//") || strings.HasPrefix(s.Value, "//visibility:") || strings.HasPrefix(s.Value, "//conditions:") {
 						return
 					}
-					target := strings.TrimPrefix(s.Value, "//")
+					target := path.Join(moduleRoot(pkg, modules), strings.TrimPrefix(s.Value, "//"))
 					target, _, _ = strings.Cut(target, ":")
 					target = strings.TrimSuffix(target, "/...")
-					if target == "" {
-						target = "."
-					}
 					if !packages[target] {
 						problems = append(problems, name+": "+r.Kind()+" \""+r.Name()+"\" names "+s.Value+", a package the archive lacks")
 					}
@@ -205,6 +209,16 @@ func globProblem(call *build.CallExpr, pkg string, files map[string][]byte, pack
 	return "glob([\"" + strings.Join(include, "\", \"") + "\"]) matches no file in the archive (Bazel 8 fails on it)"
 }
 
+// moduleRoot is the directory of the module a package belongs to: a test module such as
+// e2e/bzlmod has its own MODULE.bazel, and its labels start there.
+func moduleRoot(pkg string, modules map[string]bool) string {
+	for dir := pkg; ; dir = path.Dir(dir) {
+		if modules[dir] || dir == "." {
+			return dir
+		}
+	}
+}
+
 // ownerPackage is the package a file belongs to: its nearest directory with a BUILD file.
 func ownerPackage(name string, packages map[string]bool) string {
 	for dir := path.Dir(name); ; dir = path.Dir(dir) {
@@ -244,11 +258,11 @@ func calleeName(call *build.CallExpr) string {
 
 // labelFile is the archive path of a .bzl label of this repository (//pkg:file or :file),
 // false for another repository's.
-func labelFile(label, pkg string) (string, bool) {
+func labelFile(label, pkg, module string) (string, bool) {
 	switch {
 	case strings.HasPrefix(label, "//"):
 		p, name, _ := strings.Cut(strings.TrimPrefix(label, "//"), ":")
-		return path.Join(p, name), true
+		return path.Join(module, p, name), true
 	case strings.HasPrefix(label, ":"):
 		return path.Join(pkg, label[1:]), true
 	}

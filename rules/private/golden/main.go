@@ -23,7 +23,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/rules-krm/rules_krm/dev/textdiff"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 	"io"
 	"os"
 	"path/filepath"

@@ -20,7 +20,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/helm" // helmCharts cases
 	"github.com/rules-krm/rules_krm/dev/testtree"
-	"github.com/rules-krm/rules_krm/dev/textdiff"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 )
 
 var (

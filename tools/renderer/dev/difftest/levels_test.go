@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
-	"github.com/rules-krm/rules_krm/dev/textdiff"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 )
 
 // TestSnapshotLevels proves that rendering level by level through snapshots

@@ -13,7 +13,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
-	"github.com/rules-krm/rules_krm/dev/textdiff"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 )
 
 // stripProvenance removes the provenance annotations from a stream, and an

@@ -32,7 +32,7 @@ import (
 	"github.com/rules-krm/rules_krm/dev/fuzztree"
 	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
-	"github.com/rules-krm/rules_krm/dev/textdiff"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 )
 
 func main() { os.Exit(run()) }
