@@ -157,9 +157,8 @@ func checkBuildFiles(files map[string][]byte) []string {
 					if !ok || !strings.HasPrefix(s.Value, "//") || strings.HasPrefix(s.Value, "//visibility:") || strings.HasPrefix(s.Value, "//conditions:") {
 						return
 					}
-					target := path.Join(moduleRoot(pkg, modules), strings.TrimPrefix(s.Value, "//"))
-					target, _, _ = strings.Cut(target, ":")
-					target = strings.TrimSuffix(target, "/...")
+					target, _, _ := strings.Cut(strings.TrimPrefix(s.Value, "//"), ":")
+					target = path.Join(moduleRoot(pkg, modules), strings.TrimSuffix(target, "/..."))
 					if !packages[target] {
 						problems = append(problems, name+": "+r.Kind()+" \""+r.Name()+"\" names "+s.Value+", a package the archive lacks")
 					}
