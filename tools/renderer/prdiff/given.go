@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // Given renders are the base revision's manifests made by another job, in
@@ -141,7 +141,7 @@ func takeGiven(t renderTree, commit string, targets []string, components func([]
 			return fmt.Errorf("%s name commit %.12s (%s), the merge base is %.12s", t, named, file, commit)
 		}
 	}
-	files, err := t.read(manifests, rdiff.MaxFileBytes)
+	files, err := t.read(manifests, yamlread.MaxFileBytes)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t, err)
 	}

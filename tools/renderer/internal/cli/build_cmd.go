@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/atomicfile"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
 )
 
@@ -79,7 +79,7 @@ func runBuild(args []string, s streams) int {
 	}
 	// The files are written all or nothing, after stdout. -o DIR (an existing directory)
 	// gets one file per object, as kustomize writes it.
-	var files []emit.File
+	var files []atomicfile.File
 	switch {
 	case o.output == "":
 		if _, err := s.stdout.Write(res.Manifests); err != nil {
@@ -92,12 +92,12 @@ func runBuild(args []string, s streams) int {
 			return 1
 		}
 	default:
-		files = append(files, emit.File{Path: o.output, Data: res.Manifests})
+		files = append(files, atomicfile.File{Path: o.output, Data: res.Manifests})
 	}
 	if o.prov.manifest != "" {
-		files = append(files, emit.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
+		files = append(files, atomicfile.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
 	}
-	if err := emit.WriteFiles(files); err != nil {
+	if err := atomicfile.WriteFiles(files); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}

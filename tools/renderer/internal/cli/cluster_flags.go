@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // clusterFlags are the flags of the commands that talk to an API server (apply, delete,
@@ -61,7 +61,7 @@ func needManifests(fs *pflag.FlagSet, command string) error {
 // it may not use or a krm without a Kubernetes client (the lean renderer), 1 for a failure
 // of the cluster's.
 func clusterExit(err error) int {
-	if errors.Is(err, rdiff.ErrMalformed) || errors.Is(err, clustersupport.ErrContext) || errors.Is(err, clustersupport.ErrNoClient) {
+	if errors.Is(err, yamlread.ErrMalformed) || errors.Is(err, clustersupport.ErrContext) || errors.Is(err, clustersupport.ErrNoClient) {
 		return 2
 	}
 	return 1

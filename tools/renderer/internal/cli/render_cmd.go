@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/pflag"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/atomicfile"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 )
 
@@ -113,17 +113,17 @@ func runRender(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}
-	var files []emit.File
+	var files []atomicfile.File
 	if o.snapshot != "" {
-		files = append(files, emit.File{Path: o.snapshot, Data: res.Snapshot})
+		files = append(files, atomicfile.File{Path: o.snapshot, Data: res.Snapshot})
 	}
 	if o.manifests != "" {
-		files = append(files, emit.File{Path: o.manifests, Data: res.Manifests})
+		files = append(files, atomicfile.File{Path: o.manifests, Data: res.Manifests})
 	}
 	if o.prov.manifest != "" {
-		files = append(files, emit.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
+		files = append(files, atomicfile.File{Path: o.prov.manifest, Data: res.ProvenanceManifest})
 	}
-	if err := emit.WriteFiles(files); err != nil {
+	if err := atomicfile.WriteFiles(files); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/atomicfile"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/stamp"
 )
 
@@ -66,7 +66,7 @@ func runStamp(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: stamping %s: %v\n", o.fs.Arg(0), err)
 		return 1
 	}
-	if err := emit.WriteFileAtomic(o.output, out); err != nil {
+	if err := atomicfile.WriteFile(o.output, out); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 1
 	}

@@ -5,7 +5,7 @@
 // render no longer holds, deletes them, and diffs them against a server-side dry run.
 //
 // Everything read from outside is bounded: manifests and kubeconfigs as krm diff's inputs
-// (rdiff.Nodes: size, nodes, depth, no YAML aliases), every API response body by MaxResponseBytes,
+// (yamlread.Nodes: size, nodes, depth, no YAML aliases), every API response body by MaxResponseBytes,
 // every request by RequestTimeout. Credentials stay with the server they are for: a redirect
 // is refused (transport.go), and a context apply or delete may not use is refused before
 // anything is sent (Open).
@@ -28,8 +28,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // FieldManager is the field manager of every apply: the fields krm sets are owned by "krm".
@@ -210,7 +210,7 @@ func checkKubeconfigs(rules *clientcmd.ClientConfigLoadingRules) error {
 		if err != nil {
 			return fmt.Errorf("kubeconfig: %w", err)
 		}
-		if _, err := rdiff.Nodes(data); err != nil {
+		if _, err := yamlread.Nodes(data); err != nil {
 			return fmt.Errorf("kubeconfig %s: %w", f, err)
 		}
 	}

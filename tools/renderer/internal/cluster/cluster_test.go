@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // The id of the ApplySet specification's example parent (kind Foo, group foo.bar), as kubectl
@@ -122,8 +122,8 @@ func TestReadManifestsBounds(t *testing.T) {
 			}
 		})
 	}
-	big := strings.NewReader(strings.Repeat("#", rdiff.MaxFileBytes+1))
-	if _, err := ReadManifests([]string{"-"}, big); !errors.Is(err, rdiff.ErrMalformed) {
+	big := strings.NewReader(strings.Repeat("#", yamlread.MaxFileBytes+1))
+	if _, err := ReadManifests([]string{"-"}, big); !errors.Is(err, yamlread.ErrMalformed) {
 		t.Errorf("over MaxFileBytes: %v", err)
 	}
 }

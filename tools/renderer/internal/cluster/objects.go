@@ -19,6 +19,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // Object is one rendered object and, once mapped, where the API serves it.
@@ -44,12 +45,9 @@ func ReadManifests(paths []string, stdin io.Reader) ([]*Object, error) {
 		var data []byte
 		var err error
 		if p == "-" {
-			data, err = io.ReadAll(io.LimitReader(stdin, rdiff.MaxFileBytes+1))
-			if err == nil && len(data) > rdiff.MaxFileBytes {
-				err = fmt.Errorf("stdin: %w: larger than %d bytes", rdiff.ErrMalformed, rdiff.MaxFileBytes)
-			}
+			data, err = yamlread.Read(stdin, "stdin")
 		} else {
-			data, err = rdiff.ReadBounded(p)
+			data, err = yamlread.File(p)
 		}
 		if err != nil {
 			return nil, err
@@ -70,7 +68,7 @@ func ReadManifests(paths []string, stdin io.Reader) ([]*Object, error) {
 }
 
 func parseObjects(data []byte) ([]*Object, error) {
-	nodes, err := rdiff.Nodes(data)
+	nodes, err := yamlread.Nodes(data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
 // Package emit orders the final resources and prints them as the YAML stream
-// `kustomize build` prints.
+// `kustomize build` prints, each object through package printer.
 package emit
 
 import (
@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/printer"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -117,7 +118,7 @@ func YAML(m resmap.ResMap, obs observe.Observer) ([]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			seen := entries{}
+			seen := printer.Entries{}
 			for {
 				i := int(next.Add(1))
 				if i >= len(list) {
@@ -146,13 +147,13 @@ func YAML(m resmap.ResMap, obs observe.Observer) ([]byte, error) {
 }
 
 // printOne prints r, the i-th object, with the annotations obs adds.
-func printOne(i int, r *resource.Resource, obs observe.Observer, seen entries) ([]byte, error) {
+func printOne(i int, r *resource.Resource, obs observe.Observer, seen printer.Entries) ([]byte, error) {
 	ann, err := obs.Annotations(i, r)
 	switch {
 	case err != nil:
 		return nil, err
 	case len(ann) == 0:
-		return Object(r)
+		return printer.Object(r)
 	}
-	return withAnnotations(r, ann, seen)
+	return printer.WithAnnotations(r, ann, seen)
 }

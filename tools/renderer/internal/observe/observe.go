@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/printer"
 )
 
 // Observer is told what one build's steps did. Its methods are called by
@@ -60,8 +61,9 @@ type Observer interface {
 }
 
 // Annotation is a metadata annotation emit adds to an object as it prints
-// it (provenance's, which never reach the objects the steps see).
-type Annotation struct{ Key, Value string }
+// it (provenance's, which never reach the objects the steps see): the
+// printer's, which prints it into the printed object.
+type Annotation = printer.Annotation
 
 // Role is what a step runs as.
 type Role uint8

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/atomicfile"
 )
 
 // File is one file of the directory: its name and contents.
@@ -85,7 +85,7 @@ func Write(dir string, manifests []byte) error {
 		return err
 	}
 	for _, f := range files {
-		if err := emit.WriteFileAtomic(filepath.Join(dir, f.Name), f.Data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.Name), f.Data); err != nil {
 			return err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/printer"
 )
 
 // trickyStrings are texts whose style or resolution go-yaml v3 decides
@@ -91,8 +91,8 @@ func samePrint(got, want *yaml.Node) error {
 	if digitKeys(want) {
 		return nil
 	}
-	gotOut, gotErr := emit.Object(&resource.Resource{RNode: *yaml.NewRNode(got)})
-	wantOut, wantErr := emit.Object(&resource.Resource{RNode: *yaml.NewRNode(want)})
+	gotOut, gotErr := printer.Object(&resource.Resource{RNode: *yaml.NewRNode(got)})
+	wantOut, wantErr := printer.Object(&resource.Resource{RNode: *yaml.NewRNode(want)})
 	if string(gotOut) != string(wantOut) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		return fmt.Errorf("emit prints\n%s(%v)\nwant\n%s(%v)", gotOut, gotErr, wantOut, wantErr)
 	}

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	k8syaml "sigs.k8s.io/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/printer"
 )
 
 // Decode reads patch text as kustomize does: JSON when it starts with '[',
@@ -68,10 +68,10 @@ func (f Filter) run(node *yaml.RNode) (*yaml.RNode, error) {
 }
 
 // toJSON is node.MarshalJSON, without printing the node as YAML and
-// reading that back when emit.JSONValue knows the value it reads.
+// reading that back when printer.JSONValue knows the value it reads.
 func toJSON(node *yaml.RNode) ([]byte, error) {
 	if n := node.YNode(); n != nil {
-		if v, ok := emit.JSONValue(n); ok {
+		if v, ok := printer.JSONValue(n); ok {
 			return json.Marshal(v)
 		}
 	}

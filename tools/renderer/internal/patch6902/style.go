@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/printer"
 )
 
 // stringStyle is the style go-yaml v3 prints s in, in a block collection,
@@ -56,7 +56,7 @@ func stringStyle(s string, key bool) (yaml.Style, bool) {
 // (which go-yaml v3 quotes for YAML 1.1 readers).
 func plainIsString(s string) bool {
 	n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
-	return n.ShortTag() == yaml.NodeTagString && !emit.IsBase60Float(s) && !yaml11Bools[s]
+	return n.ShortTag() == yaml.NodeTagString && !printer.IsBase60Float(s) && !yaml11Bools[s]
 }
 
 var yaml11Bools = map[string]bool{}

@@ -1,31 +1,15 @@
 package rdiff
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
-
-// Bounds on one input file. Rendered manifests are far below them; a file
-// past them is refused rather than read without bound.
-const (
-	MaxFileBytes = 128 << 20
-	MaxNodes     = 4 << 20
-	MaxDepth     = 1000
-)
-
-// ErrMalformed marks an input that is not a stream of Kubernetes objects
-// krm diff can compare (the command exits 2 for it).
-var ErrMalformed = errors.New("malformed input")
 
 // provenanceAnnotation is the prefix of the annotations krm build
 // --provenance adds (docs/provenance.md): left out of comparisons, since the
@@ -77,7 +61,7 @@ type object struct {
 
 // readFile reads and parses one input file, refusing files past the bounds.
 func readFile(path string) ([]object, error) {
-	data, err := ReadBounded(path)
+	data, err := yamlread.File(path)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +75,7 @@ func readFile(path string) ([]object, error) {
 // parse reads a YAML stream into objects (a list's items count as its objects),
 // checking the bounds before anything walks the nodes.
 func parse(data []byte) ([]object, error) {
-	nodes, err := Nodes(data)
+	nodes, err := yamlread.Nodes(data)
 	if err != nil {
 		return nil, err
 	}
@@ -99,15 +83,15 @@ func parse(data []byte) ([]object, error) {
 	seen := map[ID]bool{}
 	for i, n := range nodes {
 		if err := uniqueKeys(n); err != nil {
-			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+			return nil, fmt.Errorf("%w: object %d: %v", yamlread.ErrMalformed, i+1, err)
 		}
 		items, err := listItems(n, ID{}, false)
 		if err != nil {
-			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
+			return nil, fmt.Errorf("%w: object %d: %v", yamlread.ErrMalformed, i+1, err)
 		}
 		for _, o := range items {
 			if seen[o.id] {
-				return nil, fmt.Errorf("%w: %s appears twice", ErrMalformed, o.id)
+				return nil, fmt.Errorf("%w: %s appears twice", yamlread.ErrMalformed, o.id)
 			}
 			seen[o.id] = true
 			objs = append(objs, o)
@@ -166,72 +150,6 @@ func uniqueKeys(n *yaml.Node) error {
 	}
 	for _, c := range n.Content {
 		if err := uniqueKeys(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Nodes parses a YAML stream into its documents' mappings within the bounds
-// of krm diff's inputs (MaxNodes, MaxDepth, no aliases), checked before
-// anything walks the nodes: for any YAML read from outside the build
-// (manifests to apply, kubeconfigs). Errors wrap ErrMalformed.
-func Nodes(data []byte) ([]*yaml.Node, error) {
-	// kio does not expand aliases unless asked (AnchorsAweigh), so a bomb
-	// stays small until check refuses it.
-	rns, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	budget := MaxNodes
-	nodes := make([]*yaml.Node, 0, len(rns))
-	for i, rn := range rns {
-		n := rn.YNode()
-		if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-			n = n.Content[0]
-		}
-		if err := check(n, 0, &budget); err != nil {
-			return nil, fmt.Errorf("%w: object %d: %v", ErrMalformed, i+1, err)
-		}
-		if n.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%w: object %d is not a mapping", ErrMalformed, i+1)
-		}
-		nodes = append(nodes, n)
-	}
-	return nodes, nil
-}
-
-// ReadBounded reads a file of at most MaxFileBytes.
-func ReadBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrMalformed, MaxFileBytes)
-	}
-	return data, nil
-}
-
-// check refuses aliases (rendered manifests have none; expanding them is
-// how a small file becomes a huge tree), deep nesting and too many nodes.
-func check(n *yaml.Node, depth int, budget *int) error {
-	if depth > MaxDepth {
-		return fmt.Errorf("nested deeper than %d levels", MaxDepth)
-	}
-	if *budget--; *budget < 0 {
-		return fmt.Errorf("more than %d YAML nodes in the file", MaxNodes)
-	}
-	if n.Kind == yaml.AliasNode {
-		return fmt.Errorf("line %d: YAML alias *%s: aliases are not allowed in rendered manifests", n.Line, n.Value)
-	}
-	for _, c := range n.Content {
-		if err := check(c, depth+1, budget); err != nil {
 			return err
 		}
 	}

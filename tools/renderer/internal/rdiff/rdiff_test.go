@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // diffStreams compares two YAML streams written to files.
@@ -317,7 +319,7 @@ func TestTypesAndVersionsCompared(t *testing.T) {
 }
 
 func TestMalformedInputNamesTheFile(t *testing.T) {
-	deep := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata: " + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5) + "\n"
+	deep := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata: " + strings.Repeat("[", yamlread.MaxDepth+5) + strings.Repeat("]", yamlread.MaxDepth+5) + "\n"
 	bomb := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
 	for name, c := range map[string]struct{ content, msg string }{
 		"bad yaml":    {"apiVersion: v1\nkind: [\n", "malformed input"},
@@ -335,7 +337,7 @@ func TestMalformedInputNamesTheFile(t *testing.T) {
 			writeFile(t, good, cm("x", "1"))
 			writeFile(t, bad, c.content)
 			_, err := Paths(good, bad)
-			if err == nil || !strings.Contains(err.Error(), bad+": ") || !strings.Contains(err.Error(), c.msg) || !errors.Is(err, ErrMalformed) {
+			if err == nil || !strings.Contains(err.Error(), bad+": ") || !strings.Contains(err.Error(), c.msg) || !errors.Is(err, yamlread.ErrMalformed) {
 				t.Errorf("error %v: want %s named, %q, ErrMalformed", err, bad, c.msg)
 			}
 		})

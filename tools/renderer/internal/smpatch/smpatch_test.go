@@ -13,8 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/dev/nodediff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/printer"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/smpatch"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
@@ -56,7 +56,7 @@ func check(t *testing.T, dest, patch string, share bool) int {
 		}
 		m.err = apply(m.r, m.p)
 		if m.err == nil && !m.r.IsNilOrEmpty() {
-			out, err := emit.Object(m.r)
+			out, err := printer.Object(m.r)
 			if err != nil {
 				out = []byte("printing: " + err.Error()) // duplicate keys kyaml's merge made
 			}

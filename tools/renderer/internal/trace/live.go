@@ -16,6 +16,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // serverMetadata are the metadata fields the API server writes.
@@ -66,9 +67,9 @@ type Rendered struct {
 	objs map[rdiff.ID]*yaml.Node
 }
 
-// ParseRendered reads rendered manifests (a YAML stream) within rdiff's bounds.
+// ParseRendered reads rendered manifests (a YAML stream) within yamlread's bounds.
 func ParseRendered(name string, data []byte) (*Rendered, error) {
-	nodes, err := rdiff.Nodes(data)
+	nodes, err := yamlread.Nodes(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -86,7 +87,7 @@ func ParseRendered(name string, data []byte) (*Rendered, error) {
 
 // LoadRendered reads a rendered manifests file.
 func LoadRendered(path string) (*Rendered, error) {
-	data, err := rdiff.ReadBounded(path)
+	data, err := yamlread.File(path)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,9 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/dev/testtree"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/drift/live/*.want")
@@ -233,7 +233,7 @@ spec:
 status:
   replicas: 2
 `
-	nodes, err := rdiff.Nodes([]byte(in))
+	nodes, err := yamlread.Nodes([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,11 +279,11 @@ func TestDriftedRules(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			head := "apiVersion: v1\nkind: Thing\n"
-			r, err := rdiff.Nodes([]byte(head + c.rendered))
+			r, err := yamlread.Nodes([]byte(head + c.rendered))
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, err := rdiff.Nodes([]byte(head + c.live))
+			l, err := yamlread.Nodes([]byte(head + c.live))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -315,8 +315,8 @@ spec:
     image: y
   atomic: [2]
 `
-	r, _ := rdiff.Nodes([]byte(rendered))
-	l, _ := rdiff.Nodes([]byte(live))
+	r, _ := yamlread.Nodes([]byte(rendered))
+	l, _ := yamlread.Nodes([]byte(live))
 	var got []string
 	for _, d := range trace.Drifted(r[0], l[0]) {
 		got = append(got, d.Path+": "+strings.Join(d.Managers, ","))
@@ -346,7 +346,7 @@ func TestLoadQueriesRefusesAliasBombOnStdin(t *testing.T) {
 		t.Fatalf("LoadQueries(-) of an alias bomb: %v", err)
 	}
 	// Past the size bound: refused without reading it all.
-	big := strings.NewReader("a: " + strings.Repeat("x", rdiff.MaxFileBytes) + "\n")
+	big := strings.NewReader("a: " + strings.Repeat("x", yamlread.MaxFileBytes) + "\n")
 	if _, err := trace.LoadQueries("-", big); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Fatalf("LoadQueries(-) of an oversized object: %v", err)
 	}

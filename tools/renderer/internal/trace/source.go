@@ -11,6 +11,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // Source is where a rendered field's value was written.
@@ -44,14 +45,14 @@ func newSources(fs filesys.FileSystem, root string, files map[string]provenance.
 	return &sources{fs: fs, root: root, files: files, docs: map[string][]*yaml.Node{}, data: map[string][]byte{}}
 }
 
-// read returns a workspace file's bytes (nil when unreadable or over rdiff's bound).
+// read returns a workspace file's bytes (nil when unreadable or over yamlread's bound).
 func (s *sources) read(p string) []byte {
 	if b, ok := s.data[p]; ok {
 		return b
 	}
 	var b []byte
 	if s.fs != nil {
-		if d, err := s.fs.ReadFile(filepath.Join(s.root, filepath.FromSlash(p))); err == nil && len(d) <= rdiff.MaxFileBytes {
+		if d, err := s.fs.ReadFile(filepath.Join(s.root, filepath.FromSlash(p))); err == nil && len(d) <= yamlread.MaxFileBytes {
 			b = d
 		}
 	}
@@ -72,7 +73,7 @@ func (s *sources) documents(p string) []*yaml.Node {
 	return docs
 }
 
-// parseDocs splits YAML at its "---" lines and parses each document within rdiff's bounds
+// parseDocs splits YAML at its "---" lines and parses each document within yamlread's bounds
 // (no aliases), shifting lines by offset plus the document's first line; unparseable
 // documents are left out.
 func parseDocs(b []byte, offset int) []*yaml.Node {
@@ -81,7 +82,7 @@ func parseDocs(b []byte, offset int) []*yaml.Node {
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	flush := func(end int) {
 		chunk := bytes.Join(lines[start:end], nil)
-		if nodes, err := rdiff.Nodes(chunk); err == nil {
+		if nodes, err := yamlread.Nodes(chunk); err == nil {
 			for _, n := range nodes {
 				shift(n, offset+start)
 				docs = append(docs, n)

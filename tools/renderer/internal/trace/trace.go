@@ -9,6 +9,7 @@
 package trace
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // Query selects an object. Group is nil when any group matches; Namespace
@@ -32,7 +34,7 @@ type Query struct {
 	Namespace string
 	Name      string
 	// Live is set for a live object: its digest annotation (if any), and
-	// the object (a mapping, read within rdiff's bounds).
+	// the object (a mapping, read within yamlread's bounds).
 	Live       bool
 	LiveDigest string
 	HasDigest  bool
@@ -72,10 +74,10 @@ func ParseID(s string) (Query, error) {
 }
 
 // ParseObjects reads live objects (YAML or JSON; a List is expanded). What a
-// cluster hands back is untrusted: rdiff's bounded reader refuses aliases and
+// cluster hands back is untrusted: yamlread refuses aliases and
 // oversized or too deep documents before anything walks them.
 func ParseObjects(data []byte) ([]Query, error) {
-	docs, err := rdiff.Nodes(data)
+	docs, err := yamlread.Nodes(data)
 	if err != nil {
 		return nil, fmt.Errorf("reading the object: %w", err)
 	}
@@ -468,12 +470,12 @@ type UsageError struct{ error }
 // else is parsed as KIND[.GROUP]/[NAMESPACE/]NAME.
 func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
 	if arg == "-" {
-		in, err := io.ReadAll(io.LimitReader(stdin, rdiff.MaxFileBytes+1))
+		in, err := yamlread.Read(stdin, "stdin (OBJECT -)")
+		if errors.Is(err, yamlread.ErrMalformed) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the object from stdin (OBJECT -): %w", err)
-		}
-		if len(in) > rdiff.MaxFileBytes {
-			return nil, fmt.Errorf("stdin (OBJECT -): %w: larger than %d bytes", rdiff.ErrMalformed, rdiff.MaxFileBytes)
 		}
 		qs, err := ParseObjects(in)
 		if err != nil {
@@ -482,7 +484,7 @@ func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
 		return qs, nil
 	}
 	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		in, err := rdiff.ReadBounded(arg)
+		in, err := yamlread.File(arg)
 		if err == nil {
 			var qs []Query
 			if qs, err = ParseObjects(in); err == nil {

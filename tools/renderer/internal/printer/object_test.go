@@ -1,10 +1,14 @@
-package emit
+package printer
 
 import (
 	"testing"
 
+	"sigs.k8s.io/kustomize/api/hasher"
+	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
+
+var rf = resource.NewFactory(&hasher.Hasher{})
 
 // objectCases print through kustomize's AsYAML and through Object; plain
 // says whether Object may skip the JSON round trip.

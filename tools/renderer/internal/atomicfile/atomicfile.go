@@ -1,4 +1,7 @@
-package emit
+// Package atomicfile writes a command's output files all or nothing: each
+// goes to a temporary file beside its target and is renamed into place, so
+// a reader sees the old file or the new one, never part of one.
+package atomicfile
 
 import (
 	"errors"
@@ -14,8 +17,8 @@ type File struct {
 	Data []byte
 }
 
-// WriteFileAtomic writes data to path as WriteFiles does.
-func WriteFileAtomic(path string, data []byte) error {
+// WriteFile writes data to path as WriteFiles does.
+func WriteFile(path string, data []byte) error {
 	return WriteFiles([]File{{Path: path, Data: data}})
 }
 

@@ -1,4 +1,8 @@
-package emit
+// Package printer writes objects as the bytes `kustomize build` prints for
+// them (go-yaml v2's output after kustomize's JSON round trip), straight
+// from their nodes where that is proved the same, through kustomize's own
+// path elsewhere; and prints annotations into an object already printed.
+package printer
 
 import (
 	"regexp"

@@ -1,4 +1,4 @@
-package emit
+package printer
 
 import (
 	"bytes"
@@ -7,15 +7,17 @@ import (
 
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
-// withAnnotations prints r with ann added to its annotations: exactly the bytes
+// Annotation is a metadata annotation WithAnnotations adds to an object as
+// it prints it.
+type Annotation struct{ Key, Value string }
+
+// WithAnnotations prints r with ann added to its annotations: exactly the bytes
 // of setting them on r and printing it, for which it falls back when
 // splice declines (r is then changed). Lines printed before are taken
 // from seen (when not nil), and new ones added.
-func withAnnotations(r *resource.Resource, ann []observe.Annotation, seen entries) ([]byte, error) {
+func WithAnnotations(r *resource.Resource, ann []Annotation, seen Entries) ([]byte, error) {
 	if !slices.IsSortedFunc(ann, byKey) {
 		ann = slices.Clone(ann)
 		slices.SortStableFunc(ann, byKey) // of one key, the last set wins
@@ -32,7 +34,7 @@ func withAnnotations(r *resource.Resource, ann []observe.Annotation, seen entrie
 	return Object(r)
 }
 
-func byKey(a, b observe.Annotation) int {
+func byKey(a, b Annotation) int {
 	switch {
 	case a.Key == b.Key:
 		return 0
@@ -47,7 +49,7 @@ func byKey(a, b observe.Annotation) int {
 // printer puts them among metadata's keys. It reports false, leaving the
 // work to setting the annotations and printing again, whenever y is not
 // laid out as it expects, an annotation is already there or comes twice.
-func splice(y []byte, ann []observe.Annotation, seen entries) ([]byte, bool) {
+func splice(y []byte, ann []Annotation, seen Entries) ([]byte, bool) {
 	for i := 1; i < len(ann); i++ {
 		if ann[i].Key == ann[i-1].Key {
 			return nil, false // the last one set wins
@@ -94,7 +96,7 @@ func splice(y []byte, ann []observe.Annotation, seen entries) ([]byte, bool) {
 }
 
 // spliceMap inserts an annotations map holding ann into y at at.
-func spliceMap(y []byte, at int, ann []observe.Annotation, size int, seen entries) ([]byte, bool) {
+func spliceMap(y []byte, at int, ann []Annotation, size int, seen Entries) ([]byte, bool) {
 	out := make([]byte, 0, size)
 	out = append(out, y[:at]...)
 	out = append(out, "  annotations:\n"...)
@@ -108,7 +110,7 @@ func spliceMap(y []byte, at int, ann []observe.Annotation, size int, seen entrie
 }
 
 // spliceEntries inserts ann among the annotation entries starting at at.
-func spliceEntries(y []byte, at int, ann []observe.Annotation, size int, seen entries) ([]byte, bool) {
+func spliceEntries(y []byte, at int, ann []Annotation, size int, seen Entries) ([]byte, bool) {
 	out := make([]byte, 0, size)
 	out = append(out, y[:at]...)
 	k := 0
@@ -144,16 +146,16 @@ func spliceEntries(y []byte, at int, ann []observe.Annotation, size int, seen en
 	return append(out, y[at:]...), true
 }
 
-// entries are the printed lines of annotations: objects share most values
+// Entries are the printed lines of annotations: objects share most values
 // (a base's copies their origin, a kustomization's objects their list of
-// transformers), which are printed once per YAML worker (printing JSON
-// costs ten times what copying the line does).
-type entries map[observe.Annotation][]byte
+// transformers), which are printed once per goroutine that prints (printing
+// JSON costs ten times what copying the line does). One goroutine's: a map.
+type Entries map[Annotation][]byte
 
 // appendEntry appends the line(s) of annotation a as the printer prints an
 // entry of a mapping at indentation 4. It declines a value printed as a
 // block scalar (its end depends on what follows).
-func (seen entries) appendEntry(out []byte, a observe.Annotation) ([]byte, bool) {
+func (seen Entries) appendEntry(out []byte, a Annotation) ([]byte, bool) {
 	if b, ok := seen[a]; ok {
 		return append(out, b...), true
 	}
@@ -166,7 +168,7 @@ func (seen entries) appendEntry(out []byte, a observe.Annotation) ([]byte, bool)
 	return out, ok
 }
 
-func printEntry(out []byte, a observe.Annotation) ([]byte, bool) {
+func printEntry(out []byte, a Annotation) ([]byte, bool) {
 	p := printer{out: out, whitespace: true, indention: true}
 	p.writeIndent(4)
 	if !p.scalar(scalarValue{text: a.Key}, 6, true) {

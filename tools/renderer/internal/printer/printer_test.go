@@ -1,4 +1,4 @@
-package emit
+package printer
 
 import (
 	"math/rand/v2"

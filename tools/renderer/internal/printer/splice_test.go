@@ -1,4 +1,4 @@
-package emit
+package printer
 
 import (
 	"slices"
@@ -8,8 +8,6 @@ import (
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 // TestAnnotatedMatchesSettingThem: printing an object with annotations
@@ -17,19 +15,19 @@ import (
 // gives the bytes kustomize prints once they are set on the object. The
 // common layouts must splice: the slow path is no test of the fast one.
 func TestAnnotatedMatchesSettingThem(t *testing.T) {
-	prov := []observe.Annotation{
+	prov := []Annotation{
 		{Key: "provenance.rules-krm.dev/inputs-digest", Value: "sha256:" + strings.Repeat("ab", 32)},
 		{Key: "provenance.rules-krm.dev/origin", Value: `{"path":"a/b.yaml","label":"//a:b"}`},
 		{Key: "provenance.rules-krm.dev/transformers", Value: `[{"configuredIn":"k.yaml","kinds":["PatchTransformer"]}]`},
 	}
-	odd := []observe.Annotation{
+	odd := []Annotation{
 		{Key: "a", Value: "has space"}, {Key: "b", Value: "it's"}, {Key: "c", Value: "ünïcode"}, {Key: "d", Value: `{"a":"b c"}`}, {Key: "e", Value: "true"}, {Key: "f", Value: ""},
 		{Key: "g", Value: strings.Repeat("folded words ", 12)}, {Key: "h", Value: "1.5"},
 	}
-	seen := entries{}
+	seen := Entries{}
 	for _, tc := range []struct {
 		yaml   string
-		ann    []observe.Annotation
+		ann    []Annotation
 		splice bool
 	}{
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", prov, true},
@@ -41,12 +39,12 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		{"kind: List\nmetadata:\n  name: x\n  annotations:\n    long: " + strings.Repeat("word ", 40) + "\n", prov, true},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", odd, true},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    b0: x\n", odd, true},
-		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []observe.Annotation{{Key: "z", Value: "multi\nline\n"}}, false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []Annotation{{Key: "z", Value: "multi\nline\n"}}, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    " + strings.Repeat("k", 140) + ": v\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    'a: b': v\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    provenance.rules-krm.dev/origin: old\n", prov, false},
 		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations: {}\n", prov, false},
-		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []observe.Annotation{{Key: "a", Value: "1"}, {Key: "a", Value: "2"}}, false},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", []Annotation{{Key: "a", Value: "1"}, {Key: "a", Value: "2"}}, false},
 	} {
 		r := object(t, tc.yaml)
 		printed, err := r.AsYAML()
@@ -70,24 +68,24 @@ func TestAnnotatedMatchesSettingThem(t *testing.T) {
 		if ok && string(spliced) != string(want) {
 			t.Errorf("splice differs from setting the annotations:\n%s\nwant:\n%s", spliced, want)
 		}
-		// Out of order on purpose: withAnnotations sorts them (keeping
+		// Out of order on purpose: WithAnnotations sorts them (keeping
 		// the order of those of one key, where the last set wins).
-		rev := append([]observe.Annotation(nil), tc.ann...)
+		rev := append([]Annotation(nil), tc.ann...)
 		if tc.splice {
 			slices.Reverse(rev)
 		}
 		// Twice: the second time, lines come from seen (shared by all cases).
 		for range 2 {
-			got, err := withAnnotations(r.DeepCopy(), rev, seen)
+			got, err := WithAnnotations(r.DeepCopy(), rev, seen)
 			if err != nil || string(got) != string(want) {
-				t.Errorf("withAnnotations: %v\n%s\nwant:\n%s", err, got, want)
+				t.Errorf("WithAnnotations: %v\n%s\nwant:\n%s", err, got, want)
 			}
 		}
 	}
 }
 
-func sortedCopy(ann []observe.Annotation) []observe.Annotation {
-	out := append([]observe.Annotation(nil), ann...)
+func sortedCopy(ann []Annotation) []Annotation {
+	out := append([]Annotation(nil), ann...)
 	for i := range out {
 		for j := i + 1; j < len(out); j++ {
 			if keyLess(out[j].Key, out[i].Key) {

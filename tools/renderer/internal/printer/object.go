@@ -1,4 +1,4 @@
-package emit
+package printer
 
 import (
 	"bytes"
