@@ -1,11 +1,12 @@
 // Package repocheck holds checks on what the repository tracks: no build outputs, nothing
-// that every clone and every release archive would carry without need.
+// that every clone and every release archive would carry without need. check, the rule for
+// one file, is tested here under go test and bazel test (:repocheck_test); the walk over the
+// tracked files is tree_test.go's, under go test only.
 package repocheck
 
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,32 +21,6 @@ var executableMagic = [][]byte{
 	{0x7f, 'E', 'L', 'F'},
 	{0xcf, 0xfa, 0xed, 0xfe}, {0xce, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe},
 	{'M', 'Z'},
-}
-
-func TestNoBuildOutputsTracked(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git on PATH (as in a Bazel sandbox): `go test ./dev/repocheck` checks the tree")
-	}
-	root, err := exec.Command(git, "rev-parse", "--show-toplevel").Output()
-	if err != nil {
-		t.Skipf("not in a git checkout: %v", err)
-	}
-	dir := strings.TrimSpace(string(root))
-	out, err := exec.Command(git, "-C", dir, "ls-files", "-z").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
-	}
-	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
-	if len(files) < 100 {
-		t.Fatalf("git ls-files listed %d files: not the rules_krm tree?", len(files))
-	}
-	for _, f := range files {
-		problem := check(filepath.Join(dir, f), f)
-		if problem != "" {
-			t.Errorf("%s: %s", f, problem)
-		}
-	}
 }
 
 // check says what is wrong with the tracked file at path (rel in the tree), or "".

@@ -8,24 +8,19 @@ import (
 	"testing"
 )
 
-// examplesDir is examples/functions of the repository, seen from this package.
-const examplesDir = "../../../../examples/functions"
-
 // TestFunctionExamples renders examples/functions without Bazel: the goldens
 // that Bazel's krm_golden_test targets check (one render action per
 // kustomization, bases from snapshots) must also be what krm prints in one
 // go, and the :latest fixture must fail with the validator's message.
 func TestFunctionExamples(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(examplesDir, "BUILD.bazel")); err != nil {
-		t.Skipf("no %s (under Bazel, the golden tests of //examples/functions check it): %v", examplesDir, err)
-	}
+	examplesDir := exampleCopy(t, "functions")
 	for _, name := range []string{"sidecar", "generator"} {
 		code, out, stderr := runCLI("build", "--enable-alpha-plugins", filepath.Join(examplesDir, name))
 		if code != 0 {
 			t.Errorf("krm build %s: exit %d: %s", name, code, stderr)
 			continue
 		}
-		golden(t, name, out)
+		golden(t, examplesDir, name, out)
 	}
 
 	code, _, stderr := runCLI("build", "--enable-alpha-plugins", filepath.Join(examplesDir, "latest"))
@@ -37,28 +32,15 @@ func TestFunctionExamples(t *testing.T) {
 }
 
 // TestExecFunctionExample renders examples/functions/exec with the set_team
-// function built by go build and declared with --function, as Bazel does.
+// function declared with --function, as Bazel does.
 func TestExecFunctionExample(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(examplesDir, "BUILD.bazel")); err != nil {
-		t.Skipf("no %s: %v", examplesDir, err)
-	}
-	if testing.Short() {
-		t.Skip("builds a Go program")
-	}
+	examplesDir := exampleCopy(t, "functions")
 	tmp := t.TempDir()
-	exe := filepath.Join(tmp, "set_team")
-	build := exec.Command("go", "build", "-o", exe, "./examples/functions/set_team")
-	build.Dir = "../../../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build set_team: %v\n%s", err, out)
-	}
-	dir, err := filepath.Abs(filepath.Join(examplesDir, "exec"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := setTeam(t, tmp)
+	dir := filepath.Join(examplesDir, "exec")
 	manifests := filepath.Join(tmp, "exec.yaml")
 	code, _, stderr := runCLI("render", dir, "--snapshot", filepath.Join(tmp, "exec.krmsnap"), "--manifests", manifests,
-		"--hermetic", "--label", "//examples/functions:exec", "--dep", filepath.Join(dir, "..", "base")+"="+baseSnapshot(t, tmp),
+		"--hermetic", "--label", "//examples/functions:exec", "--dep", filepath.Join(dir, "..", "base")+"="+baseSnapshot(t, examplesDir, tmp),
 		"--function", filepath.Join(dir, "fn", "set-team")+"="+exe)
 	if code != 0 {
 		t.Fatalf("krm render exec: exit %d: %s", code, stderr)
@@ -67,12 +49,33 @@ func TestExecFunctionExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "exec", string(out))
+	golden(t, examplesDir, "exec", string(out))
 }
 
-// baseSnapshot renders examples/functions/base into a snapshot under tmp.
-// baseSnapshot renders the base with origins: exec asks for them (buildMetadata).
-func baseSnapshot(t *testing.T, tmp string) string {
+// setTeam is the set_team function of examples/functions: under Bazel the
+// go_binary, data of cli_test ($CLI_TEST_SET_TEAM, its path from the root of
+// the runfiles, four levels up), else built by go build into dir.
+func setTeam(t *testing.T, dir string) string {
+	t.Helper()
+	if rel := os.Getenv("CLI_TEST_SET_TEAM"); rel != "" {
+		exe, err := filepath.Abs(filepath.Join("..", "..", "..", "..", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return exe
+	}
+	exe := filepath.Join(dir, "set_team")
+	build := exec.Command("go", "build", "-o", exe, "./examples/functions/set_team")
+	build.Dir = "../../../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build set_team: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// baseSnapshot renders the base of examplesDir (a copy of examples/functions)
+// into a snapshot under tmp, with origins: exec asks for them (buildMetadata).
+func baseSnapshot(t *testing.T, examplesDir, tmp string) string {
 	t.Helper()
 	snap := filepath.Join(tmp, "base.krmsnap")
 	if code, _, stderr := runCLI("render", filepath.Join(examplesDir, "base"), "--snapshot", snap, "--origins"); code != 0 {
@@ -81,7 +84,8 @@ func baseSnapshot(t *testing.T, tmp string) string {
 	return snap
 }
 
-func golden(t *testing.T, name, got string) {
+// golden compares got with examplesDir's NAME_manifests.golden.yaml.
+func golden(t *testing.T, examplesDir, name, got string) {
 	t.Helper()
 	want, err := os.ReadFile(filepath.Join(examplesDir, name+"_manifests.golden.yaml"))
 	if err != nil {

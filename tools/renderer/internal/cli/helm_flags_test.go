@@ -8,10 +8,10 @@ import (
 )
 
 func TestBuildHelmFlags(t *testing.T) {
-	example := filepath.Join("..", "..", "..", "..", "examples", "helm")
+	example := exampleCopy(t, "helm")
 	golden, err := os.ReadFile(filepath.Join(example, "helm_manifests.golden.yaml"))
 	if err != nil {
-		t.Skipf("no %s (under Bazel, //examples/helm:helm_golden_test checks it): %v", example, err)
+		t.Fatal(err)
 	}
 	code, _, errOut := runCLI("build", example)
 	if code != 1 || !strings.Contains(errOut, "must specify --enable-helm") {

@@ -10,24 +10,22 @@ import (
 	"testing"
 )
 
-// imagesDir is examples/images of the repository, seen from this package.
-const imagesDir = "../../../../examples/images"
-
-// imagesExample is what //examples/images pins: the digests its genrules
-// compute (the sha256 of each "image" file) and its source files hold.
+// imagesExample is a copy of examples/images (dir) and what it pins: the
+// digests its genrules compute (the sha256 of each "image" file) and its
+// source files hold.
 type imagesExample struct {
+	dir                                    string
 	frontend, migrate, migrateRepo, worker string
 }
 
 const workerName = "registry.example.com/team/worker" // new_name of :worker_image
 
+// readImagesExample copies examples/images (exampleCopy) and reads its pins.
 func readImagesExample(t *testing.T) imagesExample {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(imagesDir, "BUILD.bazel")); err != nil {
-		t.Skipf("no %s (under Bazel, the golden tests of //examples/images check it): %v", imagesDir, err)
-	}
+	dir := exampleCopy(t, "images")
 	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(imagesDir, name))
+		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,6 +36,7 @@ func readImagesExample(t *testing.T) imagesExample {
 		return "sha256:" + hex.EncodeToString(sum[:])
 	}
 	return imagesExample{
+		dir:         dir,
 		frontend:    digest("images/frontend.txt"),
 		migrate:     digest("images/migrate.txt"),
 		migrateRepo: strings.TrimSpace(read("migrate.repository")),
@@ -45,32 +44,10 @@ func readImagesExample(t *testing.T) imagesExample {
 	}
 }
 
-// copyImagesTree copies the kustomizations of examples/images under dst.
-func copyImagesTree(t *testing.T, dst string) {
+// golden compares got with the example's NAME_manifests.golden.yaml.
+func (ex imagesExample) golden(t *testing.T, name, got string) {
 	t.Helper()
-	for _, sub := range []string{"base", "prod", "openapi"} {
-		entries, err := os.ReadDir(filepath.Join(imagesDir, sub))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(dst, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			b, err := os.ReadFile(filepath.Join(imagesDir, sub, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dst, sub, e.Name()), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-func imagesGolden(t *testing.T, name, got string) {
-	t.Helper()
-	want, err := os.ReadFile(filepath.Join(imagesDir, name+"_manifests.golden.yaml"))
+	want, err := os.ReadFile(filepath.Join(ex.dir, name+"_manifests.golden.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +66,7 @@ func TestImagesExample(t *testing.T) {
 	ex := readImagesExample(t)
 
 	// The entries written in the file.
-	written := t.TempDir()
-	copyImagesTree(t, written)
+	written := exampleCopy(t, "images")
 	kust := filepath.Join(written, "base", "kustomization.yaml")
 	f, err := os.OpenFile(kust, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -106,7 +82,7 @@ func TestImagesExample(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("krm build %s with the entries written: exit %d: %s", name, code, stderr)
 		}
-		imagesGolden(t, name, out)
+		ex.golden(t, name, out)
 	}
 
 	// The entries from --image flags, digests and the repository read from files, as
@@ -122,18 +98,17 @@ func TestImagesExample(t *testing.T) {
 	flags := []string{
 		"--image=name=frontend,digestFile=" + write("frontend.digest", ex.frontend) + ",source=//examples/images:frontend_digest",
 		"--image=name=migrate,digestFile=" + write("migrate.digest", ex.migrate) + ",newNameFile=" +
-			filepath.Join(imagesDir, "migrate.repository") + ",source=//examples/images:migrate_digest",
-		"--image=name=worker,digestFile=" + filepath.Join(imagesDir, "worker.digest") + ",newName=" + workerName +
+			filepath.Join(ex.dir, "migrate.repository") + ",source=//examples/images:migrate_digest",
+		"--image=name=worker,digestFile=" + filepath.Join(ex.dir, "worker.digest") + ",newName=" + workerName +
 			",source=//examples/images:worker.digest",
 	}
-	code, out, stderr := runCLI(append([]string{"build", filepath.Join(imagesDir, "base")}, flags...)...)
+	code, out, stderr := runCLI(append([]string{"build", filepath.Join(ex.dir, "base")}, flags...)...)
 	if code != 0 {
 		t.Fatalf("krm build base --image...: exit %d: %s", code, stderr)
 	}
-	imagesGolden(t, "base", out)
+	ex.golden(t, "base", out)
 
-	tree := t.TempDir()
-	copyImagesTree(t, tree)
+	tree := exampleCopy(t, "images")
 	snap := filepath.Join(files, "base.krmsnap")
 	args := append([]string{"render", filepath.Join(tree, "base"), "--snapshot", snap, "--hermetic", "--label", "//examples/images:base"}, flags...)
 	if code, _, stderr := runCLI(args...); code != 0 {
@@ -148,7 +123,7 @@ func TestImagesExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imagesGolden(t, "prod", string(b))
+	ex.golden(t, "prod", string(b))
 
 	// openapi sets a schema: it renders base from its sources (as the rule's openapi
 	// attribute makes it), with base's pins scoped to base's directory.
@@ -166,7 +141,7 @@ func TestImagesExample(t *testing.T) {
 	if b, err = os.ReadFile(manifests); err != nil {
 		t.Fatal(err)
 	}
-	imagesGolden(t, "openapi", string(b))
+	ex.golden(t, "openapi", string(b))
 
 	// A pin for a directory the build does not read from its sources is an error.
 	args = append([]string{"render", filepath.Join(tree, "prod"), "--manifests", manifests, "--hermetic",
@@ -187,7 +162,7 @@ func TestImagesProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	man := filepath.Join(dir, "prov.json")
-	code, _, stderr := runCLI("build", filepath.Join(imagesDir, "base"), "--provenance-manifest", man,
+	code, _, stderr := runCLI("build", filepath.Join(ex.dir, "base"), "--provenance-manifest", man,
 		"--image=name=frontend,digestFile="+digest+",source=//examples/images:frontend_digest")
 	if code != 0 {
 		t.Fatalf("krm build --provenance: exit %d: %s", code, stderr)
@@ -196,7 +171,16 @@ func TestImagesProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `"kind":"ImageTagTransformer","configuredIn":"../../../../examples/images/base/kustomization.yaml","configSha256":`
+	// configuredIn is relative to the working directory.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kust, err := filepath.Rel(wd, filepath.Join(ex.dir, "base", "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"kind":"ImageTagTransformer","configuredIn":"` + filepath.ToSlash(kust) + `","configSha256":`
 	pinned := fmt.Sprintf(`"images":[{"name":"frontend","digest":"%s","source":"//examples/images:frontend_digest"}]`, ex.frontend)
 	var step string
 	for _, line := range strings.Split(string(b), "\n") {
@@ -218,13 +202,13 @@ func TestImagesProvenance(t *testing.T) {
 
 // TestImageErrors checks the messages of a bad --image and a bad digest file.
 func TestImageErrors(t *testing.T) {
-	readImagesExample(t) // skips without the example
+	ex := readImagesExample(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.digest")
 	if err := os.WriteFile(bad, []byte("latest\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	base := filepath.Join(imagesDir, "base")
+	base := filepath.Join(ex.dir, "base")
 	for _, tc := range []struct {
 		args []string
 		code int
