@@ -38,6 +38,31 @@ def go_dependencies():
         version = "v0.0.0-20230811130428-ced1acdcaa24",
     )
     go_repository(
+        name = "com_github_alecthomas_kingpin_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/alecthomas/kingpin/v2",
+        sum = "h1:f48lwail6p8zpO1bC4TxtqACaGqHYA22qkHjHpqDjYY=",
+        version = "v2.4.0",
+    )
+    go_repository(
+        name = "com_github_alecthomas_units",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/alecthomas/units",
+        sum = "h1:mimo19zliBX/vSQ6PWWSL9lK8qwHozUj03+zLoEB8O0=",
+        version = "v0.0.0-20240927000941-0f3dac36c52b",
+    )
+    go_repository(
+        name = "com_github_antihax_optional",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/antihax/optional",
+        sum = "h1:xK2lYat7ZLaVVcIuj82J8kIro4V6kDe0AUDFboUCwcg=",
+        version = "v1.0.0",
+    )
+
+    go_repository(
         name = "com_github_antlr4_go_antlr_v4",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -205,6 +230,22 @@ def go_dependencies():
         sum = "h1:9GPOhQGF9MCYUeXyMYlqTR6a5gTrgR/fBLXvUgtVcg8=",
         version = "v1.6.3",
     )
+    go_repository(
+        name = "com_github_cncf_xds_go",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/cncf/xds/go",
+        sum = "h1:aBangftG7EVZoUb69Os8IaYg++6uMOdKK83QtkkvJik=",
+        version = "v0.0.0-20260202195803-dba9d589def2",
+    )
+    go_repository(
+        name = "com_github_coreos_go_oidc",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/coreos/go-oidc",
+        sum = "h1:6W0vGJR3Tu0r0PwfmjOrRZSlfxeEln8dsejt3ZWIvwo=",
+        version = "v2.5.0+incompatible",
+    )
 
     go_repository(
         name = "com_github_coreos_go_semver",
@@ -335,16 +376,33 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/envoyproxy/go-control-plane",
-        sum = "h1:4cmBvAEBNJaGARUEs3/suWRyfyBfhf7I60WBZq+bv2w=",
-        version = "v0.9.1-0.20191026205805-5f8ba28d4473",
+        sum = "h1:hbG2kr4RuFj222B6+7T83thSPqLjwBIfQawTkC++2HA=",
+        version = "v0.14.0",
     )
+    go_repository(
+        name = "com_github_envoyproxy_go_control_plane_envoy",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/envoyproxy/go-control-plane/envoy",
+        sum = "h1:u3riX6BoYRfF4Dr7dwSOroNfdSbEPe9Yyl09/B6wBrQ=",
+        version = "v1.37.0",
+    )
+    go_repository(
+        name = "com_github_envoyproxy_go_control_plane_ratelimit",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/envoyproxy/go-control-plane/ratelimit",
+        sum = "h1:/G9QYbddjL25KvtKTv3an9lx6VBE2cnb8wp1vEGNYGI=",
+        version = "v0.1.0",
+    )
+
     go_repository(
         name = "com_github_envoyproxy_protoc_gen_validate",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/envoyproxy/protoc-gen-validate",
-        sum = "h1:EQciDnbrYxy13PgWoY8AqoxGiPrpgBZ1R8UNe3ddc+A=",
-        version = "v0.1.0",
+        sum = "h1:MVQghNeW+LZcmXe7SY1V36Z+WFMDjpqGAGacLe2T0ds=",
+        version = "v1.3.3",
     )
 
     go_repository(
@@ -453,6 +511,14 @@ def go_dependencies():
         importpath = "github.com/go-logr/stdr",
         sum = "h1:hSWxHoqTgW2S2qGc0LTAI563KZ5YKYRhT3MFKZMbjag=",
         version = "v1.2.2",
+    )
+    go_repository(
+        name = "com_github_go_logr_zapr",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/go-logr/zapr",
+        sum = "h1:XGdV8XW8zdwFiwOA2Dryh1gj2KRQyOOoNmBy4EplIcQ=",
+        version = "v1.3.0",
     )
 
     go_repository(
@@ -614,8 +680,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/golang/glog",
-        sum = "h1:VKtxabqXZkF25pY9ekfRL6a582T4P37/31XEstQ5p58=",
-        version = "v0.0.0-20160126235308-23def4e6c14b",
+        sum = "h1:DrW6hGnjIhtvhOIiAKT6Psh/Kd/ldepEa81DKeiRJ5I=",
+        version = "v1.2.5",
     )
 
     go_repository(
@@ -694,6 +760,15 @@ def go_dependencies():
         sum = "h1:NIvaJDMOsjHA8n1jAhLSgzrAzy1Hgr+hNrb57e+94F0=",
         version = "v1.6.0",
     )
+    go_repository(
+        name = "com_github_googlecloudplatform_opentelemetry_operations_go_detectors_gcp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/GoogleCloudPlatform/opentelemetry-operations-go/detectors/gcp",
+        sum = "h1:rIkQfkCOVKc1OiRCNcSDD8ml5RJlZbH/Xsq7lbpynwc=",
+        version = "v1.32.0",
+    )
+
     go_repository(
         name = "com_github_gorilla_handlers",
         build_config = "@rules_krm//:WORKSPACE",
@@ -816,6 +891,15 @@ def go_dependencies():
         version = "v0.5.0",
     )
     go_repository(
+        name = "com_github_jpillora_backoff",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/jpillora/backoff",
+        sum = "h1:uvFg412JmmHBHw7iwprIxkPMI+sGQ4kzOWsMeHnm2EA=",
+        version = "v1.0.0",
+    )
+
+    go_repository(
         name = "com_github_json_iterator_go",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -823,6 +907,15 @@ def go_dependencies():
         sum = "h1:PV8peI4a0ysnczrg+LtxykD8LfKY9ML6u2jnxaEnrnM=",
         version = "v1.1.12",
     )
+    go_repository(
+        name = "com_github_julienschmidt_httprouter",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/julienschmidt/httprouter",
+        sum = "h1:U0609e9tgbseu3rBINet9P48AI/D3oJs4dN7jwJOQ1U=",
+        version = "v1.3.0",
+    )
+
     go_repository(
         name = "com_github_klauspost_compress",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1053,6 +1146,15 @@ def go_dependencies():
         version = "v0.0.0-20191010083416-a7dc8b61c822",
     )
     go_repository(
+        name = "com_github_mwitkow_go_conntrack",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/mwitkow/go-conntrack",
+        sum = "h1:KUppIJq7/+SVif2QVs3tOP0zanoHgBEVAwHxUSIzRqU=",
+        version = "v0.0.0-20190716064945-2f068394615f",
+    )
+
+    go_repository(
         name = "com_github_mxk_go_flowrate",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -1111,6 +1213,14 @@ def go_dependencies():
         sum = "h1:FEBLx1zS214owpjy7qsBeixbURkuhQAwrK5UwLGTwt4=",
         version = "v0.9.1",
     )
+    go_repository(
+        name = "com_github_planetscale_vtprotobuf",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/planetscale/vtprotobuf",
+        sum = "h1:GFCKgmp0tecUJ0sJuv4pzYCqS9+RGSn52M3FUwPs+uo=",
+        version = "v0.6.1-0.20240319094008-0393e58bdf10",
+    )
 
     go_repository(
         name = "com_github_pmezard_go_difflib",
@@ -1119,6 +1229,14 @@ def go_dependencies():
         importpath = "github.com/pmezard/go-difflib",
         sum = "h1:Jamvg5psRIccs7FGNTlIRMkT8wgtp5eCXdBlqhYGL6U=",
         version = "v1.0.1-0.20181226105442-5d4384ee4fb2",
+    )
+    go_repository(
+        name = "com_github_pquerna_cachecontrol",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/pquerna/cachecontrol",
+        sum = "h1:yJMy84ti9h/+OEWa752kBTKv4XC30OtVVHYv/8cTqKc=",
+        version = "v0.1.0",
     )
 
     go_repository(
@@ -1193,6 +1311,15 @@ def go_dependencies():
         sum = "h1:YpPyAayJV+XErNsatSElgRZZVCwXX9QzkKYNvO7x0wM=",
         version = "v9.7.3",
     )
+    go_repository(
+        name = "com_github_rogpeppe_fastuuid",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/rogpeppe/fastuuid",
+        sum = "h1:Ppwyp6VYCF1nvBTXL3trRso7mXMlRrw9ooo375wvi2s=",
+        version = "v1.2.0",
+    )
+
     go_repository(
         name = "com_github_rogpeppe_go_internal",
         build_config = "@rules_krm//:WORKSPACE",
@@ -1286,6 +1413,15 @@ def go_dependencies():
         version = "v1.0.10",
     )
     go_repository(
+        name = "com_github_spiffe_go_spiffe_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/spiffe/go-spiffe/v2",
+        sum = "h1:l+DolpxNWYgruGQVV0xsfeya3CsC7m8iBzDnMpsbLuo=",
+        version = "v2.6.0",
+    )
+
+    go_repository(
         name = "com_github_stretchr_objx",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -1318,6 +1454,15 @@ def go_dependencies():
         version = "v0.8.4",
     )
     go_repository(
+        name = "com_github_xhit_go_str2duration_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "github.com/xhit/go-str2duration/v2",
+        sum = "h1:lxklc02Drh6ynqX+DdPyp5pCKLUQpRT8bp8Ydu2Bstc=",
+        version = "v2.1.0",
+    )
+
+    go_repository(
         name = "com_github_xiang90_probing",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
@@ -1348,8 +1493,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "cloud.google.com/go/compute/metadata",
-        sum = "h1:Tz+eQXMEqDIKRsmY3cHTL6FVaynIjX2QxYC4trgAKZc=",
-        version = "v0.3.0",
+        sum = "h1:pDUj4QMoPejqq20dK0Pg2N4yG9zIkYGdBtwLoEkH9Zs=",
+        version = "v0.9.0",
     )
     go_repository(
         name = "dev_cel_expr",
@@ -1375,6 +1520,14 @@ def go_dependencies():
         importpath = "gopkg.in/evanphx/json-patch.v4",
         sum = "h1:czT3CmqEaQ1aanPc5SdlgQrrEIb8w/wwCvWWnfEbYzo=",
         version = "v4.13.0",
+    )
+    go_repository(
+        name = "in_gopkg_go_jose_go_jose_v2",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "gopkg.in/go-jose/go-jose.v2",
+        sum = "h1:nt80fvSDlhKWQgSWyHyy5CfmlQr+asih51R8PTWNKKs=",
+        version = "v2.6.3",
     )
 
     go_repository(
@@ -1683,6 +1836,15 @@ def go_dependencies():
         sum = "h1:dkBzNEAIKADEaFnuESzcXvpd09vxvDZsOjx11gjUqLk=",
         version = "v0.67.0",
     )
+    go_repository(
+        name = "io_opentelemetry_go_contrib_detectors_gcp",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "go.opentelemetry.io/contrib/detectors/gcp",
+        sum = "h1:62yY3dT7/ShwOxzA0RsKRgshBmfElKI4d/Myu2OxDFU=",
+        version = "v1.43.0",
+    )
+
     go_repository(
         name = "io_opentelemetry_go_contrib_exporters_autoexport",
         build_config = "@rules_krm//:WORKSPACE",
@@ -2030,8 +2192,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/tools/go/expect",
-        sum = "h1:jY2C5HGYR5lqex3gEniOQL0r7Dq5+VGVgY1nudX5lXY=",
-        version = "v0.1.0-deprecated",
+        sum = "h1:jpBZDwmgPhXsKZC6WhL20P4b/wmnpsEAGHaNy0n/rJM=",
+        version = "v0.1.1-deprecated",
     )
     go_repository(
         name = "org_golang_x_tools_go_packages_packagestest",
@@ -2056,6 +2218,14 @@ def go_dependencies():
         importpath = "golang.org/x/xerrors",
         sum = "h1:go1bK/D/BFZV2I8cIQd1NKEZ+0owSTG1fDTci4IqFcE=",
         version = "v0.0.0-20200804184101-5ec99f83aff1",
+    )
+    go_repository(
+        name = "org_gonum_v1_gonum",
+        build_config = "@rules_krm//:WORKSPACE",
+        build_file_proto_mode = "disable_global",
+        importpath = "gonum.org/v1/gonum",
+        sum = "h1:VbpOemQlsSMrYmn7T2OUvQ4dqxQXU+ouZFQsZOx50z4=",
+        version = "v0.17.0",
     )
 
     go_repository(
