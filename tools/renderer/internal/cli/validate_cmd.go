@@ -112,16 +112,17 @@ func runValidate(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
+	notes := v.Notes()
 	if o.junit != "" {
-		if err := writeJUnitFile(o.junit, results); err != nil {
+		if err := writeJUnitFile(o.junit, results, notes); err != nil {
 			fmt.Fprintf(stderr, "Error: --junit: %v\n", err)
 			return 2
 		}
 	}
 	if o.output == "junit" {
-		err = validate.WriteJUnit(stdout, results)
+		err = validate.WriteJUnit(stdout, results, notes)
 	} else {
-		err = validate.WriteText(stdout, results)
+		err = validate.WriteText(stdout, results, notes)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: writing the report: %v\n", err)
@@ -134,12 +135,12 @@ func runValidate(args []string, s streams) int {
 }
 
 // writeJUnitFile writes the JUnit XML report of results to the file name.
-func writeJUnitFile(name string, results []validate.Result) error {
+func writeJUnitFile(name string, results []validate.Result, notes []validate.Error) error {
 	f, err := os.Create(name)
 	if err != nil {
 		return err
 	}
-	if err := validate.WriteJUnit(f, results); err != nil {
+	if err := validate.WriteJUnit(f, results, notes); err != nil {
 		f.Close()
 		return err
 	}

@@ -208,3 +208,51 @@ func TestValidateHidesSecrets(t *testing.T) {
 	}
 	secrettest.NoLeak(t, "krm validate --junit", string(got))
 }
+
+// TestValidateCRDRules renders a CRD with CEL rules and a custom resource an overlay patches
+// to break two, with provenance: krm validate -m names the source line of each field the
+// server's message is about (the patch's), the rules' messages, and notes the transition
+// rules at their lines in the CRD's source, once each.
+func TestValidateCRDRules(t *testing.T) {
+	ws := t.TempDir()
+	crd, err := os.ReadFile("../crdcheck/testdata/gizmo-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"base/kustomization.yaml":    "resources: [crd.yaml, gizmo.yaml]\n",
+		"base/crd.yaml":              string(crd),
+		"base/gizmo.yaml":            "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\nspec:\n  size: 3\n",
+		"overlay/kustomization.yaml": "resources: [../base]\npatches: [{path: patch.yaml}]\n",
+		"overlay/patch.yaml":         "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\nspec:\n  owner: bob\n  minReplicas: 5\n",
+	} {
+		bazeltest.WriteFile(t, filepath.Join(ws, name), data)
+	}
+	code, out, errOut := runCLI("build", filepath.Join(ws, "overlay"), "--provenance", "--provenance-manifest", filepath.Join(ws, "p.json"), "--workspace-root", ws)
+	if code != 0 {
+		t.Fatalf("krm build: exit %d: %s", code, errOut)
+	}
+	bazeltest.WriteFile(t, filepath.Join(ws, "manifests.yaml"), out)
+	t.Chdir(ws)
+	code, report, errOut := runCLI("validate", "manifests.yaml", "-m", "p.json")
+	if code != 1 {
+		t.Fatalf("krm validate: exit %d, want 1: %s%s", code, report, errOut)
+	}
+	const rules = "CustomResourceDefinition/gizmos.example.com: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations"
+	want := []string{
+		"overlay/patch.yaml:4-6: Gizmo/g: spec: Forbidden: owner bob must start with team- (rendered at manifests.yaml:",
+		"overlay/patch.yaml:6: Gizmo/g: spec.minReplicas: Invalid value: minReplicas must not exceed maxReplicas (rendered at manifests.yaml:",
+		"note: base/crd.yaml:31-32: " + rules + "[2]: not checked offline: transition rule (needs the old object): self.size == oldSelf.size (rendered at manifests.yaml:",
+		"note: base/crd.yaml:33-35: " + rules + "[3]: checked as on create only (oldSelf absent): transition rule (needs the old object): ",
+		"2 objects, 1 invalid",
+	}
+	lines := strings.Split(strings.TrimSpace(report), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("want %d lines, got:\n%s", len(want), report)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d:\n%s\nwant it to start:\n%s", i+1, lines[i], w)
+		}
+	}
+}

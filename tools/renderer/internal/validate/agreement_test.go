@@ -41,7 +41,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -258,7 +257,7 @@ func baseCases(t *testing.T, root string) []agreementCase {
 			if o.Node.Kind != yaml.MappingNode {
 				continue
 			}
-			key := string(toJSON(o.Node))
+			key := string(jsonOf(o.Node))
 			if seen[key] {
 				continue
 			}
@@ -506,7 +505,7 @@ func (c *client) installCRDs(t *testing.T, cases []agreementCase) []Object {
 			continue
 		}
 		seen[name] = true
-		code, body := c.do(t, http.MethodPost, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", toJSON(k.node))
+		code, body := c.do(t, http.MethodPost, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", jsonOf(k.node))
 		if code != http.StatusCreated {
 			t.Logf("CRD %s not installed (%d): %.200s", name, code, body)
 			continue
@@ -594,7 +593,7 @@ func (c *client) dryRun(t *testing.T, kinds map[string]resource, n *yaml.Node) v
 		}
 	}
 	path += "/" + r.name + "?dryRun=All&fieldValidation=Strict"
-	code, body := c.do(t, http.MethodPost, path, toJSON(n))
+	code, body := c.do(t, http.MethodPost, path, jsonOf(n))
 	v := verdict{code: code, message: string(body)}
 	switch {
 	case code/100 == 2, code == http.StatusConflict && bytes.Contains(body, []byte(`"reason":"AlreadyExists"`)):
@@ -633,65 +632,4 @@ func deepCopy(n *yaml.Node) *yaml.Node {
 		c.Content[i] = deepCopy(k)
 	}
 	return &c
-}
-
-// toJSON writes a node as JSON as kyaml reads it, keeping fields written twice (the server
-// must see them).
-func toJSON(n *yaml.Node) []byte {
-	var b bytes.Buffer
-	writeJSON(&b, n)
-	return b.Bytes()
-}
-
-func writeJSON(b *bytes.Buffer, n *yaml.Node) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		writeJSON(b, n.Content[0])
-	case yaml.MappingNode:
-		b.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			k, _ := json.Marshal(n.Content[i].Value)
-			b.Write(k)
-			b.WriteByte(':')
-			writeJSON(b, n.Content[i+1])
-		}
-		b.WriteByte('}')
-	case yaml.SequenceNode:
-		b.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSON(b, c)
-		}
-		b.WriteByte(']')
-	default:
-		var v any
-		switch n.ShortTag() {
-		case "!!null":
-			b.WriteString("null")
-			return
-		case "!!bool":
-			v, _ = strconv.ParseBool(n.Value)
-		case "!!int":
-			if i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-				v = i
-			} else {
-				v = n.Value
-			}
-		case "!!float":
-			if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
-				v = f
-			} else {
-				v = n.Value
-			}
-		default:
-			v = n.Value
-		}
-		j, _ := json.Marshal(v)
-		b.Write(j)
-	}
 }

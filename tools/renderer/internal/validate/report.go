@@ -18,14 +18,18 @@ func Invalid(results []Result) int {
 	return n
 }
 
-// WriteText writes one line per error, then a summary line.
-func WriteText(w io.Writer, results []Result) error {
+// WriteText writes one line per error, then one per note (Validator.Notes: what was not
+// checked), then a summary line.
+func WriteText(w io.Writer, results []Result, notes []Error) error {
 	var b strings.Builder
 	for _, r := range results {
 		for _, e := range r.Errors {
 			b.WriteString(e.Error())
 			b.WriteByte('\n')
 		}
+	}
+	for _, n := range notes {
+		b.WriteString("note: " + n.Error() + "\n")
 	}
 	fmt.Fprintf(&b, "%d objects, %d invalid\n", len(results), Invalid(results))
 	_, err := io.WriteString(w, b.String())
@@ -38,10 +42,11 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Cases     []junitCase `xml:"testcase"`
+	SystemOut string      `xml:"system-out,omitempty"`
 }
 
 type junitCase struct {
@@ -57,8 +62,8 @@ type junitFailure struct {
 }
 
 // WriteJUnit writes JUnit XML: a test suite per file, a test case per object, a failure
-// listing its errors.
-func WriteJUnit(w io.Writer, results []Result) error {
+// listing its errors; the notes are the first suite's system-out.
+func WriteJUnit(w io.Writer, results []Result, notes []Error) error {
 	var out junitSuites
 	index := map[string]int{}
 	for _, r := range results {
@@ -82,6 +87,13 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, c)
+	}
+	if len(notes) > 0 && len(out.Suites) > 0 {
+		lines := make([]string, len(notes))
+		for i, n := range notes {
+			lines[i] = "note: " + n.Error()
+		}
+		out.Suites[0].SystemOut = strings.Join(lines, "\n")
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

@@ -28,10 +28,10 @@ func TestSecretValuesHidden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var text, junit strings.Builder
-			if err := WriteText(&text, results); err != nil {
+			if err := WriteText(&text, results, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteJUnit(&junit, results); err != nil {
+			if err := WriteJUnit(&junit, results, nil); err != nil {
 				t.Fatal(err)
 			}
 			secrettest.NoLeak(t, "text", text.String())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 )
 
 // CRDFileError is an error reading the CRD files of ValidateFiles (krm validate --crd).
@@ -29,9 +30,17 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 		return nil, err
 	}
 	var crdErr error // the first CRD that has no schemas: an error once the files read well
-	add := func(o Object) {
-		if err := v.addCRD(o); err != nil && crdErr == nil {
+	add := func(o Object, apart bool) {
+		if err := v.addCRD(o, apart); err != nil && crdErr == nil {
 			crdErr = err
+		}
+	}
+	// A pipe cannot be read again by another process the checker hands the command to
+	// (package handoff): the checker is then made first, before anything is read.
+	crdFiles, _ := Files(crdPaths) // their errors come below
+	if v.replayable = regular(files) && regular(crdFiles); !v.replayable {
+		if _, err := v.crdChecker(); err != nil {
+			return nil, err
 		}
 	}
 	// As before streaming, an unreadable file among paths wins over one among crdPaths, and
@@ -39,7 +48,7 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 	var crdFileErr error
 	if len(crdPaths) > 0 {
 		crdFileErr = eachObject(crdPaths, func(o Object) error {
-			add(o)
+			add(o, true)
 			return nil
 		})
 	}
@@ -54,7 +63,7 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 			if v.trace != nil {
 				v.trace(o, len(results))
 			}
-			add(o)
+			add(o, false)
 			r, u := v.check(o)
 			results = append(results, r)
 			used = append(used, u)
@@ -120,4 +129,15 @@ func (v *Validator) recheck(file string, kept []byte, results []Result, used []s
 		err = fmt.Errorf("%s: %w", file, errChanged)
 	}
 	return err
+}
+
+// regular reports whether every file is a regular file (or cannot be read: its error comes
+// when it is read).
+func regular(files []string) bool {
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }

@@ -4,9 +4,11 @@
 // fields are errors, and so is a kind with no schema unless it is allowed.
 //
 // It checks what schemas say (types, formats, enums, required fields, unknown fields, the
-// x-kubernetes-* extensions); the rules the API server writes in Go (name formats, a Service's
-// ports, immutable fields) are out of its scope (docs/cli.md, "krm validate"). Errors
-// never print a Secret value (package secretdata): "(Secret value hidden)" stands for it.
+// x-kubernetes-* extensions). CRDs and custom resources are also checked with the API server's
+// own code where this krm links it (package crdsupport: value validations, list types, CEL
+// rules; server.go). The rules the API server writes in Go for built-in kinds (name formats,
+// a Service's ports, immutable fields) are out of its scope (docs/cli.md, "krm validate").
+// Errors never print a Secret value (package secretdata): "(Secret value hidden)" stands for it.
 package validate
 
 import (
@@ -25,6 +27,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
@@ -77,19 +80,39 @@ type Validator struct {
 	// trace, when set (by tests), sees each object ValidateFiles reads, with the number of
 	// objects validated before it.
 	trace func(o Object, validated int)
+
+	// newChecker makes the checker of the API server's code (crdsupport.New; tests replace
+	// it), at the first CRD; replayable is its argument (ValidateFiles: no pipe among the
+	// inputs).
+	newChecker  func(replayable bool) (crdsupport.Checker, error)
+	replayable  bool
+	checkerMade bool
+	checker     crdsupport.Checker
+	checkerErr  error
+	// crdErrs are the server's errors of the CRDs among the objects ValidateFiles reads, from
+	// when they are learnt until they are validated; checked the versions of each CRD that
+	// objects were validated against (for Notes).
+	crdErrs map[*yaml.Node][]Error
+	checked map[*crd]map[string]bool
 }
 
 // crd is the schemas of one CRD's versions.
 type crd struct {
-	source   string // where it was read, for messages
-	versions map[string]*Schema
+	source       string // where it was read, for messages
+	versions     map[string]*Schema
+	versionNames []string // served, in the CRD's order
+	// check is the API server's view of the CRD (nil: no checker, or the checker could not
+	// read it), notes its unchecked rules per version.
+	check crdsupport.CRD
+	notes map[string][]Error
 }
 
 // New returns a Validator of the built-in kinds of opts.KubernetesVersion.
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
 		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
-		sources: opts.Sources}
+		sources: opts.Sources, newChecker: crdsupport.New, replayable: true,
+		crdErrs: map[*yaml.Node][]Error{}, checked: map[*crd]map[string]bool{}}
 	if v.version == "" {
 		v.version = schemas.Default
 	}
@@ -246,19 +269,21 @@ type Result struct {
 }
 
 // AddCRDs learns the schemas of the CustomResourceDefinitions (apiextensions.k8s.io/v1) among
-// objs; other objects are ignored. A CRD seen twice: the later one wins.
+// objs; other objects are ignored. A CRD seen twice: the later one wins. A CRD the API server
+// would refuse (where this krm has its checks) is an error, as for krm validate --crd.
 func (v *Validator) AddCRDs(objs []Object) error {
 	for _, o := range objs {
-		if err := v.addCRD(o); err != nil {
+		if err := v.addCRD(o, true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// addCRD learns the schemas of o if it is a CustomResourceDefinition.
-func (v *Validator) addCRD(o Object) error {
-	if str(o.Node, "apiVersion") != "apiextensions.k8s.io/v1" || str(o.Node, "kind") != "CustomResourceDefinition" {
+// addCRD learns the schemas of o if it is a CustomResourceDefinition. The errors of the API
+// server's validation of it are an error if apart (--crd), else kept for its own validation.
+func (v *Validator) addCRD(o Object, apart bool) error {
+	if !isCRD(o.Node) {
 		return nil
 	}
 	group, kind, versions, err := CRDVersions(o)
@@ -275,6 +300,17 @@ func (v *Validator) addCRD(o Object) error {
 			return fmt.Errorf("%s: CustomResourceDefinition %s: version %s: %w", o.File, objectName(o.Node), ver.Name, err)
 		}
 		c.versions[ver.Name] = s
+		c.versionNames = append(c.versionNames, ver.Name)
+	}
+	errs, err := v.serverCRD(o, c)
+	if err != nil {
+		return err
+	}
+	if apart && len(errs) > 0 {
+		return refused(o, errs)
+	}
+	if !apart {
+		v.crdErrs[o.Node] = errs
 	}
 	v.crds[GroupKind{group, kind}] = c
 	return nil
@@ -347,10 +383,12 @@ func (v *Validator) validateOne(o Object) Result {
 
 // check validates o and returns, with the result, the CustomResourceDefinition it used.
 func (v *Validator) check(o Object) (Result, schemaOf) {
-	w := &walker{v: v, file: o.File, id: objectName(o.Node), pid: provenanceID(o.Node), root: o.Node}
-	w.origin, w.changed = provenanceOf(o.Node)
+	w := v.walkerOf(o)
 	res := Result{Object: w.id, File: o.File, Line: o.Node.Line}
 	w.top(o.Node)
+	if o.Node.Kind == yaml.MappingNode {
+		w.serverChecks(o)
+	}
 	res.Errors = w.errs
 	return res, w.used
 }
@@ -372,6 +410,8 @@ type walker struct {
 	at   []fieldsource.Elem
 	pid  provenance.ObjectID
 	used schemaOf
+	// version is the version of used.crd the object was checked against ("": none).
+	version string
 	// root is the object; secrets its Secret values, found when an error first needs them.
 	root    *yaml.Node
 	secrets *secretdata.Set
@@ -419,6 +459,7 @@ func (w *walker) top(n *yaml.Node) {
 			w.pop()
 			return
 		}
+		w.version = version
 		w.resource(n, s, "")
 		return
 	}

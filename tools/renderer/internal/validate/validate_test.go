@@ -204,9 +204,10 @@ kind: CustomResourceDefinition
 metadata: {name: pairs.example.com}
 spec:
   group: example.com
+  scope: Namespaced
   names: {kind: Pair, plural: pairs}
   versions:
-  - {name: v1, served: true, schema: `+schema+`}
+  - {name: v1, served: true, storage: true, schema: `+schema+`}
   - {name: v2, served: true, schema: `+schema+`}
 `))
 	if err != nil {
