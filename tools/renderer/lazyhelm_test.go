@@ -145,3 +145,47 @@ func TestDefaultWithoutHelper(t *testing.T) {
 		t.Errorf("with %s naming a krm without Helm: exit %d, stderr:\n%s", helperPathEnv, code, stderr)
 	}
 }
+
+// Installed in one step, the default build validates CRDs and their custom resources in
+// krm_helm (the API server's code is linked there only): a file, and a pipe, which it hands
+// over before reading it; the lean renderer checks them without the rules and says so.
+func TestDefaultValidatesCRDsInHelper(t *testing.T) {
+	dir := installed(t)
+	crd, err := os.ReadFile("internal/crdcheck/testdata/gizmo-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crdWithRule := string(crd) + "---\napiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\nspec: {size: 3, owner: bob}\n"
+	f := filepath.Join(t.TempDir(), "gizmo.yaml")
+	if err := os.WriteFile(f, []byte(crdWithRule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const rule = "Gizmo/g: spec: Forbidden: owner bob must start with team-"
+	wantOut, wantErr, wantCode := runKRM(t, nil, filepath.Join(dir, helperFile), "validate", f)
+	if wantCode != 1 || !strings.Contains(wantOut, rule) {
+		t.Fatalf("krm_helm validate: exit %d\n%s%s", wantCode, wantOut, wantErr)
+	}
+	stdout, stderr, code := runKRM(t, nil, filepath.Join(dir, defaultFile), "validate", f)
+	if stdout != wantOut || stderr != wantErr || code != wantCode {
+		t.Errorf("krm validate: exit %d (krm_helm: %d)\nstdout:\n%s\nstderr:\n%s\nkrm_helm's stdout:\n%s", code, wantCode, stdout, stderr, wantOut)
+	}
+	cmd := exec.Command(filepath.Join(dir, defaultFile), "validate", "/dev/stdin")
+	cmd.Stdin = strings.NewReader(crdWithRule)
+	out, _ := cmd.Output()
+	if want := strings.ReplaceAll(wantOut, f, "/dev/stdin"); string(out) != want {
+		t.Errorf("krm validate of a pipe:\n%s\nwant:\n%s", out, want)
+	}
+	stdout, _, code = runKRM(t, nil, filepath.Join(dir, leanFile), "validate", f)
+	if code != 0 || strings.Contains(stdout, rule) || !strings.Contains(stdout, "note: CustomResourceDefinitions: value validations and CEL rules (x-kubernetes-validations) are not checked") {
+		t.Errorf("krm_nohelm validate: exit %d\n%s", code, stdout)
+	}
+	// Without the helper: the error says what to install.
+	alone := filepath.Join(t.TempDir(), defaultFile)
+	if err := copyFile(filepath.Join(dir, defaultFile), alone); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runKRM(t, []string{"PATH=" + t.TempDir()}, alone, "validate", f)
+	if code != 2 || !strings.Contains(stderr, "checking CustomResourceDefinitions and their custom resources needs krm_helm, the full renderer") {
+		t.Errorf("krm validate without %s: exit %d, stderr:\n%s", helperFile, code, stderr)
+	}
+}

@@ -1,16 +1,17 @@
 // Package handoff makes a krm that links neither Helm nor client-go (the default build,
 // tools/renderer) do everything the full renderer does: a build that meets a chart, a command
-// talking to a cluster and a persistent worker (which may meet charts) become krm_helm, the
-// full renderer (tools/renderer/krm_helm), by exec with the same command line, environment
-// and streams, before anything is read from stdin or written. The full renderer's code then
-// does the work, byte for byte as when it runs alone.
+// talking to a cluster, a persistent worker (which may meet charts) and a krm validate that
+// meets a CustomResourceDefinition (checked with the API server's code, package crdcheck)
+// become krm_helm, the full renderer (tools/renderer/krm_helm), by exec with the same command
+// line, environment and streams, before anything is read from stdin or written. The full
+// renderer's code then does the work, byte for byte as when it runs alone.
 //
 // Not linking them is the point: the initialisation of Helm's packages (the JSON Schema
 // meta-schemas, client-go's scheme of every built-in kind) doubled the start-up of every
 // process, charts or not (docs/performance.md, "Start-up").
 //
-// Import it for its init, which registers the chart inflator and the cluster opener in
-// helmsupport and clustersupport, and pass Worker to cli.Main.
+// Import it for its init, which registers the chart inflator, the cluster opener and the CRD
+// checker in helmsupport, clustersupport and crdsupport, and pass Worker to cli.Main.
 package handoff
 
 import (
@@ -27,6 +28,7 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
 )
 
@@ -50,6 +52,24 @@ func init() {
 	clustersupport.Register = func(context.Context, clustersupport.Request) (clustersupport.Session, error) {
 		return nil, execHelper("a command talking to a cluster")
 	}
+	// krm validate reads files again in the helper; what it read of a pipe would be lost, so a
+	// pipe among its inputs hands it over before anything is read.
+	crdsupport.Register = func(replayable bool) (crdsupport.Checker, error) {
+		if !replayable {
+			return nil, execHelperFor("krm validate of a pipe (it may hold CustomResourceDefinitions)", crdsNeed)
+		}
+		return crdsInHelper{}, nil
+	}
+}
+
+// crdsNeed is what the CRD checks need.
+const crdsNeed = "the API server's code for CustomResourceDefinitions"
+
+// crdsInHelper is the CRD checker: it hands the whole command to the helper.
+type crdsInHelper struct{}
+
+func (crdsInHelper) CRD([]byte) (crdsupport.CRD, []crdsupport.Error, error) {
+	return nil, nil, execHelperFor("checking CustomResourceDefinitions and their custom resources", crdsNeed)
 }
 
 // Worker replaces this process by the full renderer serving as a persistent worker; it
@@ -72,9 +92,12 @@ func (chartInHelper) Generate() (resmap.ResMap, error) {
 
 // execHelper replaces this process by the full renderer, with the same arguments and
 // environment; it returns only on failure, saying why and how to install the helper.
-func execHelper(why string) error {
+func execHelper(why string) error { return execHelperFor(why, "Helm") }
+
+// execHelperFor is execHelper for what needs, linked in the full renderer only.
+func execHelperFor(why, needs string) error {
 	if os.Getenv(ExecEnv) != "" {
-		return fmt.Errorf("%s needs Helm, and %s, run for it, has none: %s must be the full renderer (%s)", why, os.Args[0], HelperName, helperPkg)
+		return fmt.Errorf("%s needs %s, and %s, run for it, has none: %s must be the full renderer (%s)", why, needs, os.Args[0], HelperName, helperPkg)
 	}
 	exe, err := os.Executable()
 	if err == nil {
