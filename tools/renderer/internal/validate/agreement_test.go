@@ -12,7 +12,12 @@ package validate
 //     kustomization there that renders alone);
 //   - mutants of the base cases, two of the kinds in mutations per object, chosen by its index;
 //   - custom resources of a CRD written for the test (crdYAML) with every extension krm
-//     honours, one field at a time set to values valid and invalid (widgetCases).
+//     honours, one field at a time set to values valid and invalid (widgetCases);
+//   - CRDs with rules the server checks (value bounds, patterns, formats, list types, CEL
+//     rules), real ones (Gateway API's standard CRDs, testdata/gateway-api) and written ones
+//     (package crdcheck's testdata: every kind of rule, a rule over the cost limit, one that
+//     does not compile), and custom resources of them: a valid one each, then mutants that
+//     break one rule each (crdCases).
 //
 // Every CRD of the corpus is created on the server first (those the server refuses are
 // left out of krm's CRDs too). Every case is then sent as a server-side dry-run create with
@@ -20,15 +25,13 @@ package validate
 // AlreadyExists (validation runs before the write) mean valid, 400, 422 and a kind the server
 // does not serve mean invalid. krm validate must say the same of every case not excluded.
 //
-// Excluded, by rule (the API server checks what no schema says; docs/cli.md):
+// krm validates as the full renderer does: CRDs and custom resources with the API server's
+// own code too (package crdcheck), so nothing of theirs is excluded. Excluded, by rule (the
+// API server checks what no schema says; docs/cli.md):
 //   - handwritten: krm finds the object valid and the server answers 422 for a built-in kind
 //     (name formats, a Service's ports, selectors matching labels, list uniqueness,
 //     immutable or cross-field rules: Go code, not schema), unless a cause is a missing field
 //     the schema says is required (krm must find those);
-//   - crd-values: krm finds a custom resource valid and the server answers 422 for value
-//     bounds or CEL rules (x-kubernetes-validations, pattern, minimum, maxLength: not checked
-//     by krm), i.e. no cause of type FieldValueRequired, FieldValueNotSupported,
-//     FieldValueTypeInvalid or FieldValueDuplicate;
 //   - admission: the server answers 403 (admission plugins: a ServiceAccount, a quota).
 
 import (
@@ -85,6 +88,7 @@ func TestAgreementWithAPIServer(t *testing.T) {
 	}
 	cases = append(cases, agreementCase{name: "widget CRD", node: widgetCRD[0].Node})
 	cases = append(cases, widgetCases(t)...)
+	cases = append(cases, crdCases(t, root)...)
 
 	s := apiserver.Shared(t)
 	ctx := context.Background()
@@ -164,14 +168,8 @@ func exclusion(k agreementCase, krmValid bool, r verdict, v *Validator) string {
 	if i := strings.LastIndex(str(k.node, "apiVersion"), "/"); i >= 0 {
 		group = str(k.node, "apiVersion")[:i]
 	}
-	if _, cr := v.crds[GroupKind{group, str(k.node, "kind")}]; cr {
-		for _, c := range r.causes {
-			switch c {
-			case "FieldValueRequired", "FieldValueNotSupported", "FieldValueTypeInvalid", "FieldValueDuplicate":
-				return ""
-			}
-		}
-		return "crd-values"
+	if _, cr := v.crds[GroupKind{group, str(k.node, "kind")}]; cr || isCRD(k.node) {
+		return "" // checked with the server's code
 	}
 	for i, c := range r.causes {
 		if c == "FieldValueRequired" && requiredBySchema(v, k.node, r.fields[i]) {
@@ -458,6 +456,130 @@ func widgetCases(t *testing.T) []agreementCase {
 		cases = append(cases, c)
 	}
 	return cases
+}
+
+// crdCases are the CRDs with rules the server checks and custom resources of them: for each
+// base object, the base and then its mutants, each a field set to a value (YAML) that breaks
+// one rule of the CRD (named in the case).
+func crdCases(t *testing.T, root string) []agreementCase {
+	var cases []agreementCase
+	crdFiles, _ := filepath.Glob(filepath.Join(root, "tools/renderer/internal/validate/testdata/gateway-api/*.yaml"))
+	for _, f := range []string{"gizmo-crd.yaml", "costly-crd.yaml", "broken-crd.yaml"} {
+		crdFiles = append(crdFiles, filepath.Join(root, "tools/renderer/internal/crdcheck/testdata", f))
+	}
+	for _, f := range crdFiles {
+		objs, err := Read([]string{f})
+		if err != nil || len(objs) != 1 {
+			t.Fatalf("%s: %v (%d objects)", f, err, len(objs))
+		}
+		rel, _ := filepath.Rel(root, f)
+		cases = append(cases, agreementCase{name: rel, node: objs[0].Node})
+	}
+	for _, b := range crdBases {
+		objs, err := Parse(b.name, []byte(b.yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, agreementCase{name: b.name, node: objs[0].Node})
+		for _, m := range b.mutants {
+			path, value, _ := strings.Cut(m, "=")
+			n := deepCopy(objs[0].Node)
+			setPath(t, n, path, value)
+			cases = append(cases, agreementCase{name: b.name + " " + m, node: n, mutation: m})
+		}
+	}
+	return cases
+}
+
+// crdBases are valid custom resources and their mutants (PATH=YAML).
+var crdBases = []struct {
+	name, yaml string
+	mutants    []string
+}{
+	{"gizmo", `apiVersion: example.com/v1
+kind: Gizmo
+metadata: {name: g}
+spec:
+  size: 3
+  owner: team-a
+  handle: abc
+  mode: fast
+  address: 10.0.0.1
+  tags: [a, b]
+  labels: {a: b}
+  ports: [{name: http, port: 80}, {name: admin, port: 443}]
+status: {ready: false}
+`, []string{
+		"spec.size=0", "spec.size=11", `spec.size="3"`, "spec.minReplicas=5", "spec.maxReplicas=0", "spec.owner=bob",
+		"spec.owner=team-aaaaaaaaaaaaaaaaaaaaaa", "spec.handle=X", "spec.handle=ab1", "spec.mode=medium",
+		"spec.address=1.2.3", "spec.tags=[a, b, c, d]", "spec.tags=[a, a]", "spec.labels={a: b, c: d, e: f}",
+		"spec.ports=[{name: http, port: 80}, {name: http, port: 81}]", "spec.ports[1].port=8080",
+		"spec.ports[0].port=70000", "metadata.name=Bad_Name", "metadata={generateName: g-}",
+		`metadata.labels={"a b": x}`, "status={ready: true}",
+	}},
+	{"gatewayclass", `apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+spec: {controllerName: example.com/gateway-controller}
+`, []string{"spec.controllerName=nodomain", "spec.controllerName=Example.com/x"}},
+	{"gateway", `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, hostname: "*.example.com"}
+  - name: https
+    protocol: HTTPS
+    port: 443
+    hostname: "*.example.com"
+    tls: {mode: Terminate, certificateRefs: [{name: cert}]}
+`, []string{
+		"spec.listeners[1].name=http", "spec.listeners[1].tls={mode: Passthrough}", "spec.listeners[1].tls={mode: Terminate}",
+		"spec.listeners[0].port=0", `spec.listeners[0].hostname="*.*.example.com"`, "spec.listeners[0].protocol=TCP",
+		"spec.listeners[1].port=80", "spec.listeners=[]",
+	}},
+	{"httproute", `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: route}
+spec:
+  parentRefs: [{name: gw}]
+  hostnames: [www.example.com]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /api}}]
+    filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-A, value: a}]}}]
+    backendRefs: [{name: api, port: 8080}]
+`, []string{
+		"spec.rules[0].matches[0].path.value=api", "spec.rules[0].matches[0].path.value=/a//b",
+		"spec.rules[0].filters=[{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-A, value: a}]}}, {type: RequestHeaderModifier, requestHeaderModifier: {add: [{name: X-B, value: b}]}}]",
+		"spec.rules[0].filters=[{type: RequestRedirect}]", "spec.rules[0].backendRefs[0].port=70000",
+		"spec.rules[0].backendRefs[0].weight=-1", "spec.hostnames=[Bad_Host]",
+		`spec.rules[0].matches[0].headers=[{name: "bad header", value: x}]`,
+		"spec.rules[0].timeouts={request: 1s, backendRequest: 5s}",
+	}},
+}
+
+// setPath sets the field at path (as the API server writes it) of n to value (YAML); the
+// field's parent must exist.
+func setPath(t *testing.T, n *yaml.Node, path, value string) {
+	t.Helper()
+	v, err := yaml.Parse(value)
+	if err != nil {
+		t.Fatalf("%s=%s: %v", path, value, err)
+	}
+	parent, key := "", path
+	if i := strings.LastIndexAny(path, "."); i >= 0 {
+		parent, key = path[:i], path[i+1:]
+	}
+	_, p, _ := resolve(n, parent)
+	if p == nil || p.Kind != yaml.MappingNode {
+		t.Fatalf("%s: no mapping at %q", path, parent)
+	}
+	if _, old := keyValue(p, key); old != nil {
+		*old = *v.YNode()
+		return
+	}
+	p.Content = append(p.Content, yaml.NewScalarRNode(key).YNode(), v.YNode())
 }
 
 // client sends the corpus to the server.
