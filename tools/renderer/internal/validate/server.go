@@ -33,7 +33,7 @@ func (v *Validator) crdChecker() (crdsupport.Checker, error) {
 
 // serverCRD has the checker read the CRD o, for its custom resources (c.check) and the notes
 // of its rules; it returns the errors of the CRD's own validation by the server.
-func (v *Validator) serverCRD(o Object, c *crd) ([]Error, error) {
+func (v *Validator) serverCRD(o Object, c *crd) ([]crdsupport.Error, error) {
 	chk, err := v.crdChecker()
 	if err != nil || chk == nil {
 		return nil, err
@@ -55,15 +55,16 @@ func (v *Validator) serverCRD(o Object, c *crd) ([]Error, error) {
 			c.notes[ver], w.errs = w.errs, nil
 		}
 	}
-	w.server(errs)
-	return w.errs, nil
+	return errs, nil
 }
 
 // refused is the error of a CRD given apart (--crd) that the API server would refuse: its
 // errors, a line each.
-func refused(o Object, errs []Error) error {
-	lines := make([]string, len(errs))
-	for i, e := range errs {
+func (v *Validator) refused(o Object, errs []crdsupport.Error) error {
+	w := v.walkerOf(o)
+	w.server(errs)
+	lines := make([]string, len(w.errs))
+	for i, e := range w.errs {
 		lines[i] = e.Error()
 	}
 	return fmt.Errorf("%s: the API server refuses the CustomResourceDefinition %s:\n%s", o.File, str(field(o.Node, "metadata"), "name"), strings.Join(lines, "\n"))
@@ -84,16 +85,17 @@ func (w *walker) serverChecks(o Object) {
 		errs, ok := v.crdErrs[o.Node]
 		delete(v.crdErrs, o.Node)
 		if !ok {
-			// A CRD validated without being learnt (Validate after AddCRDs): the checker's
-			// failure was AddCRDs' error.
-			if chk, err := v.crdChecker(); err == nil && chk != nil {
-				if _, server, err := chk.CRD(jsonOf(o.Node)); err == nil {
-					w.server(server)
-				}
+			// A CRD validated without being learnt (Validate after AddCRDs, or one without a
+			// kind): the checker's failure was AddCRDs' or addCRD's error.
+			chk, err := v.crdChecker()
+			if err != nil || chk == nil {
+				return
 			}
-			return
+			if _, errs, err = chk.CRD(jsonOf(o.Node)); err != nil {
+				return
+			}
 		}
-		w.errs = append(w.errs, errs...)
+		w.server(errs)
 		return
 	}
 	c := w.used.crd

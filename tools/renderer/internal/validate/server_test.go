@@ -321,3 +321,30 @@ func TestReportNotes(t *testing.T) {
 		t.Errorf("junit:\n%s", junit.String())
 	}
 }
+
+// A CRD among the objects gets the server's validation of a CRD after the walk's, each error
+// once: the walk's Required value, the server's rule that the name is plural.group.
+func TestCRDObjectChecked(t *testing.T) {
+	objs, err := Parse("crd.yaml", []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Thing}
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `crd.yaml:7: CustomResourceDefinition/things.example.com: spec.names.plural: Required value
+crd.yaml:3: CustomResourceDefinition/things.example.com: metadata.name: Invalid value: "things.example.com": must be spec.names.plural+"."+spec.group
+`
+	if got := errorLines(v.Validate(objs)); got != want {
+		t.Errorf("errors:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -92,7 +92,7 @@ type Validator struct {
 	// crdErrs are the server's errors of the CRDs among the objects ValidateFiles reads, from
 	// when they are learnt until they are validated; checked the versions of each CRD that
 	// objects were validated against (for Notes).
-	crdErrs map[*yaml.Node][]Error
+	crdErrs map[*yaml.Node][]crdsupport.Error
 	checked map[*crd]map[string]bool
 }
 
@@ -112,7 +112,7 @@ func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
 		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
 		sources: opts.Sources, newChecker: crdsupport.New, replayable: true,
-		crdErrs: map[*yaml.Node][]Error{}, checked: map[*crd]map[string]bool{}}
+		crdErrs: map[*yaml.Node][]crdsupport.Error{}, checked: map[*crd]map[string]bool{}}
 	if v.version == "" {
 		v.version = schemas.Default
 	}
@@ -307,7 +307,7 @@ func (v *Validator) addCRD(o Object, apart bool) error {
 		return err
 	}
 	if apart && len(errs) > 0 {
-		return refused(o, errs)
+		return v.refused(o, errs)
 	}
 	if !apart {
 		v.crdErrs[o.Node] = errs
