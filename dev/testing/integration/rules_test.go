@@ -113,9 +113,9 @@ func expectBuildFailure(t *testing.T, bz *bazeltest.Bazel, root, cache string, c
 	t.Logf("ok: bazel %s fails saying: %s", name, strings.Join(c.texts, " | "))
 }
 
-// krm_validate_test: a misspelt field (rules/tests/validate, manual) fails the test; the log
-// names the object, the field and the line, and test.xml is krm's JUnit report (a test case
-// per object), not the one Bazel writes for a test that writes none.
+// krm_validate_test: a misspelt field or a broken CEL rule (rules/tests/validate, manual)
+// fails the test; the log names the object, the field and the line, and test.xml is krm's
+// JUnit report (a test case per object), not the one Bazel writes for a test that writes none.
 func TestRulesValidateFailures(t *testing.T) {
 	bz, _, cache := checkoutBazel(t)
 	for _, c := range []struct {
@@ -128,6 +128,12 @@ func TestRulesValidateFailures(t *testing.T) {
 		// With provenance, the error starts with the source line of the field.
 		{"//rules/tests/validate:misspelt_provenance_validate_test", []string{
 			`rules/tests/validate/misspelt/deploy.yaml:6: Deployment/shop/web: spec.replica: unknown field "spec.replica" (rendered at rules/tests/validate/misspelt_provenance_manifests.yaml:`}},
+		// The CRD's CEL rule, checked by the API server's code in the full renderer; the
+		// transition rule noted.
+		{"//rules/tests/validate:celbad_validate_test", []string{
+			"rules/tests/validate/celbad_manifests.yaml:8: Gauge/shop/g: spec.min: Invalid value: min must not exceed max",
+			"note: rules/tests/validate/gauge-crd.yaml:25: CustomResourceDefinition/gauges.example.com: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1]: not checked offline: transition rule (needs the old object): self.max >= oldSelf.max",
+			"1 objects, 1 invalid"}},
 		{"//rules/tests/validate:custom_strict_validate_test", []string{
 			"Widget/shop/blue: no schema for example.com/v1 Widget", "Gadget/shop/anything: no schema for gadgets.example.com/v1alpha1 Gadget",
 			"2 objects, 2 invalid"}},
