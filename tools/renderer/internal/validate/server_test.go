@@ -23,6 +23,16 @@ var (
 	broken    = filepath.Join("testdata", "crds", "broken.yaml")
 )
 
+// newValidator is a Validator of the default Kubernetes version.
+func newValidator(t *testing.T) *Validator {
+	t.Helper()
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // validateFiles runs ValidateFiles and returns its error lines and notes.
 func validateFiles(t *testing.T, v *Validator, paths, crdPaths []string) (errs, notes string) {
 	t.Helper()
@@ -42,10 +52,7 @@ func validateFiles(t *testing.T, v *Validator, paths, crdPaths []string) (errs, 
 // once; a CRD whose rule does not compile is invalid at the rule, and its resources say so;
 // the transition rules are notes, once each.
 func TestServerChecks(t *testing.T) {
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	errs, notes := validateFiles(t, v, []string{gizmos, broken, gizmos}, []string{gizmoCRD})
 	const (
 		blocked = "Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
@@ -72,7 +79,7 @@ func TestServerChecks(t *testing.T) {
 	}
 
 	// No custom resource of the CRD: its rules went unchecked by no one, no notes.
-	v, _ = New(Options{})
+	v = newValidator(t)
 	if _, notes := validateFiles(t, v, []string{broken}, []string{gizmoCRD}); notes != "" {
 		t.Errorf("notes without a Gizmo:\n%s", notes)
 	}
@@ -81,11 +88,8 @@ func TestServerChecks(t *testing.T) {
 // TestRefusedCRDApart: a CRD given apart (--crd) that the server refuses is an error naming
 // the CRD's file and the line of each rule.
 func TestRefusedCRDApart(t *testing.T) {
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = v.ValidateFiles([]string{gizmos}, []string{costlyCRD})
+	v := newValidator(t)
+	_, err := v.ValidateFiles([]string{gizmos}, []string{costlyCRD})
 	rule := costlyCRD + ":26: CustomResourceDefinition/costlies.example.com: spec.validation.openAPIV3Schema.properties[spec].properties[words].x-kubernetes-validations[0].rule: "
 	for _, w := range []string{
 		costlyCRD + ": the API server refuses the CustomResourceDefinition costlies.example.com:\n",
@@ -110,10 +114,7 @@ func TestRefusedCRDApart(t *testing.T) {
 // TestGatewayAPI: real CRDs (Gateway API's standard ones, testdata/gateway-api), their CEL
 // rules' messages at the fields they name.
 func TestGatewayAPI(t *testing.T) {
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	routes := filepath.Join(t.TempDir(), "routes.yaml")
 	if err := os.WriteFile(routes, []byte(`apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -148,10 +149,7 @@ spec:
 // TestWithoutChecker: a krm without the server's code (krm_nohelm) checks what the walk
 // checks, and notes, once, that the rest is not checked.
 func TestWithoutChecker(t *testing.T) {
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	v.newChecker = func(bool) (crdsupport.Checker, error) { return nil, nil }
 	errs, notes := validateFiles(t, v, []string{gizmos, broken}, []string{gizmoCRD})
 	want := gizmos + `:11: Gizmo/bad: spec.size: Invalid value: must be of type integer, not string "3"
@@ -164,7 +162,7 @@ func TestWithoutChecker(t *testing.T) {
 		t.Errorf("notes:\n%s\nwant:\n%s", notes, want)
 	}
 	// No CRD, no note.
-	v, _ = New(Options{})
+	v = newValidator(t)
 	v.newChecker = func(bool) (crdsupport.Checker, error) { return nil, nil }
 	if _, notes := validateFiles(t, v, []string{configMap(t)}, nil); notes != "" {
 		t.Errorf("notes without CRDs: %s", notes)
@@ -177,10 +175,7 @@ func TestWithoutChecker(t *testing.T) {
 // it would wait for ever), and its error ends the run.
 func TestCheckerMadeAtFirstCRD(t *testing.T) {
 	var calls []bool
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	v.newChecker = func(replayable bool) (crdsupport.Checker, error) {
 		calls = append(calls, replayable)
 		return nil, nil
@@ -199,7 +194,7 @@ func TestCheckerMadeAtFirstCRD(t *testing.T) {
 		t.Fatalf("mkfifo: %v", err)
 	}
 	handedOver := errors.New("handed over")
-	v, _ = New(Options{})
+	v = newValidator(t)
 	calls = nil
 	v.newChecker = func(replayable bool) (crdsupport.Checker, error) {
 		calls = append(calls, replayable)
@@ -287,10 +282,7 @@ func TestJSONOf(t *testing.T) {
 // TestServerErrorsHideSecrets: a server error at a Secret value (here a string holding a
 // Secret manifest) says its kind of error, never the value nor the server's words about it.
 func TestServerErrorsHideSecrets(t *testing.T) {
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	f := filepath.Join(t.TempDir(), "g.yaml")
 	if err := os.WriteFile(f, []byte("apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\nspec:\n  size: 3\n  handle: 'kind: Secret, password: hunter2'\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -337,10 +329,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newValidator(t)
 	const want = `crd.yaml:7: CustomResourceDefinition/things.example.com: spec.names.plural: Required value
 crd.yaml:3: CustomResourceDefinition/things.example.com: metadata.name: Invalid value: "things.example.com": must be spec.names.plural+"."+spec.group
 `
