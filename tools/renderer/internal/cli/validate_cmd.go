@@ -28,8 +28,11 @@ the object, the field and what was expected; with provenance annotations
 provenance manifest of the render (--provenance-manifest), each error starts
 with the source file and line span of the field (the patch that set it, or
 the object's source document) and names the transformer that changed it when
-its source does not have it as rendered. Rules the API server writes in code
-(name formats, a Service's ports, immutable fields) are not checked
+its source does not have it as rendered. CRDs and custom resources are also
+checked with the API server's own code (value validations, list types, CEL
+rules; in krm_helm, which the default build runs for them); transition rules
+are noted as not checked. Rules the API server writes in code for built-in
+kinds (name formats, a Service's ports, immutable fields) are not checked
 (docs/cli.md). No error prints a Secret value: "(Secret value hidden)"
 stands for it.
 
