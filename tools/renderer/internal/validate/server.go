@@ -126,6 +126,8 @@ func (w *walker) server(errs []crdsupport.Error) {
 		msg := oneLine(e.Body)
 		if value != nil && w.reveal(value, "") == hiddenValue || value != nil && w.secretWithin(value) {
 			msg = e.Kind + ": " + hiddenValue
+		} else if isCRD(w.root) && strings.HasSuffix(at, ".rule") && value != nil && value.Kind == yaml.ScalarNode && !strings.Contains(msg, value.Value) {
+			msg += " (rule: " + oneLine(value.Value) + ")" // a cost error names the rule by its path only
 		}
 		w.fail(line, value, e.Field, "%s", msg)
 	}

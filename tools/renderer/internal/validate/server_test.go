@@ -86,7 +86,7 @@ func TestServerChecks(t *testing.T) {
 }
 
 // TestRefusedCRDApart: a CRD given apart (--crd) that the server refuses is an error naming
-// the CRD's file and the line of each rule.
+// the CRD's file and the line and text of each rule.
 func TestRefusedCRDApart(t *testing.T) {
 	v := newValidator(t)
 	_, err := v.ValidateFiles([]string{gizmos}, []string{costlyCRD})
@@ -94,8 +94,9 @@ func TestRefusedCRDApart(t *testing.T) {
 	for _, w := range []string{
 		costlyCRD + ": the API server refuses the CustomResourceDefinition costlies.example.com:\n",
 		costlyCRD + ":16: CustomResourceDefinition/costlies.example.com: spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget",
-		rule + "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema\n",
+		rule + "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema (rule: self.all(",
 		rule + "Forbidden: estimated rule cost exceeds budget by factor of more than 100x",
+		"maxLength where arrays, maps, and strings are declared) (rule: self.all(x, self.all(y, self.all(z, x.contains(y) || y.contains(z)))))",
 	} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v\nwant it to say %q", err, w)
