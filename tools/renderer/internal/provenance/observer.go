@@ -11,6 +11,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // A Tracker is what watches a build that asks for provenance.
@@ -71,7 +72,7 @@ func (t *Tracker) Step(o *observe.Step, m resmap.ResMap, run func() error) error
 		}
 		if o.Chart != nil {
 			name, version, digest := o.Chart()
-			s.Chart = &Chart{Name: name, Version: version, Sha256: digest}
+			s.Chart = &provmanifest.Chart{Name: name, Version: version, Sha256: digest}
 		}
 		t.addReads(s, o)
 		t.AfterScoped(m, before, s, nil)

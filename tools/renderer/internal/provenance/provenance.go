@@ -1,8 +1,10 @@
-// Package provenance records, for every object a build prints, where it
-// came from (source file and line span, or the generator that made it), the
-// transformers that changed it and the files each of them read, and turns
-// that into per-object annotations, an inputs digest and a provenance
-// manifest (docs/provenance.md).
+// Package provenance is the recorder: it records, for every object a build
+// prints, where it came from (source file and line span, or the generator
+// that made it), the transformers that changed it and the files each of
+// them read, and turns that into per-object annotations, an inputs digest
+// and a provenance manifest, in the format package provmanifest defines
+// (docs/provenance.md). The pipeline uses it only as its observe.Observer;
+// readers of a manifest import provmanifest, not this package.
 //
 // Nothing here runs unless a build asks for provenance. Records are kept
 // beside the resources, keyed by the *resource.Resource they describe, never
@@ -25,6 +27,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -75,7 +78,7 @@ type Step struct {
 	// it names one configuration entry.
 	Ordinal int
 	// Chart is the Helm chart a helmCharts step inflated.
-	Chart *Chart
+	Chart *provmanifest.Chart
 	// DataCarrying steps can write arbitrary content (patches, generators,
 	// replacements, functions); the others only write names, labels,
 	// annotations, namespaces, images and replica counts.
@@ -85,7 +88,7 @@ type Step struct {
 	Sensitive bool
 	// Images are the entries of an ImageTagTransformer step that the build
 	// pinned (krm --image), with the source of each digest.
-	Images []PinnedImage
+	Images []provmanifest.PinnedImage
 
 	key string // entry(), cached
 }
@@ -115,14 +118,6 @@ type Origin struct {
 	Redacted  bool
 	// Generator made the object when File is nil.
 	Generator *Step
-}
-
-// Chart identifies an inflated Helm chart: its name and version (from
-// Chart.yaml) and a digest of its files (of the archive, for a packaged chart).
-type Chart struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
-	Sha256  string `json:"sha256"`
 }
 
 // Record is the provenance of one object. Records are immutable: a change
@@ -181,21 +176,21 @@ type Tracker struct {
 	vars    map[*resource.Resource][]varUse
 	// pinned are the images the build appended to the `images` of
 	// kustomization files, by file (workspace-relative).
-	pinned map[string][]PinnedImage
+	pinned map[string][]provmanifest.PinnedImage
 }
-
-// PinnedImage is an `images` entry the build appended (krm --image) and
-// the source of its digest (a Bazel label).
-type PinnedImage = observe.PinnedImage
 
 // Pinned records the images the build appended to the kustomization
 // file kustFile (absolute): the ImageTagTransformer step it configures
 // lists them.
-func (t *Tracker) Pinned(kustFile string, imgs []PinnedImage) {
+func (t *Tracker) Pinned(kustFile string, imgs []observe.PinnedImage) {
 	if t.pinned == nil {
-		t.pinned = map[string][]PinnedImage{}
+		t.pinned = map[string][]provmanifest.PinnedImage{}
 	}
-	t.pinned[t.Rel(kustFile)] = imgs
+	out := make([]provmanifest.PinnedImage, len(imgs))
+	for i, img := range imgs {
+		out[i] = provmanifest.PinnedImage(img)
+	}
+	t.pinned[t.Rel(kustFile)] = out
 }
 
 // New returns a tracker of the build of top, reading files (for hashes)
@@ -373,8 +368,8 @@ func (t *Tracker) AddReads(s *Step, reads []load.Read) {
 // abs with content, as listed by the kustomization labelled label.
 func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []byte, label string) {
 	f := t.File(abs, content)
-	docs, ok := splitDocs(content)
-	var at []*doc
+	docs, ok := provmanifest.Documents(content)
+	var at []*provmanifest.Document
 	if ok {
 		at = place(res, docs)
 	}
@@ -386,9 +381,9 @@ func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []b
 		o := &Origin{File: f, Label: label}
 		if at != nil {
 			d := at[i]
-			o.Start, o.End = d.start, d.end
-			if d.items == 1 && !IsSecret(r) {
-				o.DocSha256 = sha(d.text)
+			o.Start, o.End = d.Start, d.End
+			if d.Items == 1 && !IsSecret(r) {
+				o.DocSha256 = sha(d.Text)
 			} else {
 				o.DocSha256 = nodeSha(r)
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // SnapshotData is the provenance a snapshot carries for its resources
@@ -24,20 +26,20 @@ type SnapFile struct {
 
 // SnapStep is a Step; ConfiguredIn and Files are indexes into Files.
 type SnapStep struct {
-	Kind           string        `json:"kind"`
-	Name           string        `json:"name,omitempty"`
-	ConfiguredIn   *int          `json:"configuredIn,omitempty"`
-	Label          string        `json:"label,omitempty"`
-	ConfigSha256   string        `json:"configSha256,omitempty"`
-	RedactedSha256 string        `json:"redactedSha256,omitempty"`
-	Files          []int         `json:"files,omitempty"`
-	Generator      bool          `json:"generator,omitempty"`
-	Validator      bool          `json:"validator,omitempty"`
-	Ordinal        int           `json:"ordinal,omitempty"`
-	DataCarrying   bool          `json:"dataCarrying,omitempty"`
-	Sensitive      bool          `json:"sensitive,omitempty"`
-	Images         []PinnedImage `json:"images,omitempty"`
-	Chart          *Chart        `json:"chart,omitempty"`
+	Kind           string                     `json:"kind"`
+	Name           string                     `json:"name,omitempty"`
+	ConfiguredIn   *int                       `json:"configuredIn,omitempty"`
+	Label          string                     `json:"label,omitempty"`
+	ConfigSha256   string                     `json:"configSha256,omitempty"`
+	RedactedSha256 string                     `json:"redactedSha256,omitempty"`
+	Files          []int                      `json:"files,omitempty"`
+	Generator      bool                       `json:"generator,omitempty"`
+	Validator      bool                       `json:"validator,omitempty"`
+	Ordinal        int                        `json:"ordinal,omitempty"`
+	DataCarrying   bool                       `json:"dataCarrying,omitempty"`
+	Sensitive      bool                       `json:"sensitive,omitempty"`
+	Images         []provmanifest.PinnedImage `json:"images,omitempty"`
+	Chart          *provmanifest.Chart        `json:"chart,omitempty"`
 }
 
 // SnapRecord is the Record of the resource at the same index.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // Secret values of provTree: none of them, nor their sha256 or base64
@@ -141,9 +142,9 @@ func renderProv(t *testing.T, files map[string]string) *Result {
 	return res
 }
 
-func manifestOf(t *testing.T, res *Result) *provenance.Manifest {
+func manifestOf(t *testing.T, res *Result) *provmanifest.Manifest {
 	t.Helper()
-	m, err := provenance.ReadManifest(res.ProvenanceManifest)
+	m, err := provmanifest.ReadManifest(res.ProvenanceManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func manifestOf(t *testing.T, res *Result) *provenance.Manifest {
 }
 
 // object finds the entry of kind/name.
-func object(t *testing.T, m *provenance.Manifest, kind, name string) *provenance.Object {
+func object(t *testing.T, m *provmanifest.Manifest, kind, name string) *provmanifest.Object {
 	t.Helper()
 	for i := range m.Objects {
 		if o := &m.Objects[i]; o.ID.Kind == kind && strings.HasPrefix(o.ID.Name, name) {
@@ -181,7 +182,7 @@ func TestProvenanceStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(plain, []byte(provenance.AnnotationPrefix)) {
+	if bytes.Contains(plain, []byte(provmanifest.AnnotationPrefix)) {
 		t.Error("provenance annotations without --provenance")
 	}
 	for _, s := range []string{"/ws", "\"/ws"} {
@@ -197,8 +198,8 @@ func TestProvenanceOrigins(t *testing.T) {
 	if m.Kustomization != "overlay" || m.Label != "//overlay" {
 		t.Errorf("top %q %q", m.Kustomization, m.Label)
 	}
-	step := func(i int) provenance.StepInfo { return m.Steps[i] }
-	kinds := func(o *provenance.Object) []string {
+	step := func(i int) provmanifest.StepInfo { return m.Steps[i] }
+	kinds := func(o *provmanifest.Object) []string {
 		var out []string
 		for _, i := range o.Transformers {
 			s := step(i)
@@ -389,7 +390,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 	forbidden = append(forbidden, h(doc[strings.LastIndex(doc, "apiVersion"):]))
 	var annotations bytes.Buffer
 	for _, l := range bytes.SplitAfter(res.Manifests, []byte("\n")) {
-		if bytes.Contains(l, []byte(provenance.AnnotationPrefix)) {
+		if bytes.Contains(l, []byte(provmanifest.AnnotationPrefix)) {
 			annotations.Write(l)
 		}
 	}
@@ -508,12 +509,12 @@ func TestProvenanceFunctions(t *testing.T) {
 			var stripped bytes.Buffer
 			lines := strings.SplitAfter(string(res.Manifests), "\n")
 			for i, l := range lines {
-				if strings.HasPrefix(l, "    "+provenance.AnnotationPrefix) {
+				if strings.HasPrefix(l, "    "+provmanifest.AnnotationPrefix) {
 					continue
 				}
 				if l == "  annotations:\n" {
 					j := i + 1
-					for j < len(lines) && strings.HasPrefix(lines[j], "    "+provenance.AnnotationPrefix) {
+					for j < len(lines) && strings.HasPrefix(lines[j], "    "+provmanifest.AnnotationPrefix) {
 						j++
 					}
 					if j == len(lines) || !strings.HasPrefix(lines[j], "    ") {

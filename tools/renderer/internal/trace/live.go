@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -43,7 +43,7 @@ func Strip(obj *yaml.Node) {
 		return false
 	})
 	dropKeys(mapField(md, "annotations"), func(k string) bool {
-		return strings.HasPrefix(k, provenance.AnnotationPrefix)
+		return strings.HasPrefix(k, provmanifest.AnnotationPrefix)
 	})
 }
 
@@ -95,7 +95,7 @@ func LoadRendered(path string) (*Rendered, error) {
 }
 
 // object returns the rendered object of a manifest entry.
-func (r *Rendered) object(id provenance.ObjectID) *yaml.Node {
+func (r *Rendered) object(id provmanifest.ObjectID) *yaml.Node {
 	return r.objs[rdiff.ID{Group: id.Group(), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name}]
 }
 
@@ -369,7 +369,7 @@ func describeSource(r *Result, s Source) string {
 	return where
 }
 
-func (r *Result) stepAt(i int) *provenance.StepInfo {
+func (r *Result) stepAt(i int) *provmanifest.StepInfo {
 	if i < 0 || i >= len(r.Steps) {
 		return nil
 	}

@@ -15,9 +15,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/dev/testtree"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -26,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite testdata/drift/live/*.want")
 
 // renderDrift renders testdata/drift/prod with provenance, the workspace root being
 // testdata/drift.
-func renderDrift(t *testing.T) (*provenance.Manifest, *trace.Rendered, []byte, string) {
+func renderDrift(t *testing.T) (*provmanifest.Manifest, *trace.Rendered, []byte, string) {
 	t.Helper()
 	root, err := filepath.Abs(testtree.Real(t, filepath.Join("testdata", "drift")))
 	if err != nil {
@@ -36,7 +37,7 @@ func renderDrift(t *testing.T) (*provenance.Manifest, *trace.Rendered, []byte, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := provenance.ReadManifest(res.ProvenanceManifest)
+	m, err := provmanifest.ReadManifest(res.ProvenanceManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func liveQueries(t *testing.T, name string, stream []byte) []trace.Query {
 	}
 	digests := map[string]string{}
 	for _, o := range objs {
-		digests[o.GetName()] = o.GetAnnotations()[provenance.DigestAnnotation]
+		digests[o.GetName()] = o.GetAnnotations()[provmanifest.DigestAnnotation]
 	}
 	data, err := os.ReadFile(filepath.Join("testdata", "drift", "live", name))
 	if err != nil {
@@ -73,7 +74,7 @@ func liveQueries(t *testing.T, name string, stream []byte) []trace.Query {
 	}
 	for _, it := range items.Content() {
 		n := yaml.NewRNode(it)
-		if err := n.PipeE(yaml.SetAnnotation(provenance.DigestAnnotation, digests[n.GetName()])); err != nil {
+		if err := n.PipeE(yaml.SetAnnotation(provmanifest.DigestAnnotation, digests[n.GetName()])); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -373,9 +374,9 @@ func TestLiveDriftBoundedOnHostileInput(t *testing.T) {
 	if err := fs.WriteFile("/ws/thing.yaml", []byte(rendered.String())); err != nil {
 		t.Fatal(err)
 	}
-	m := &provenance.Manifest{Objects: []provenance.Object{{
-		ID:     provenance.ObjectID{APIVersion: "example.com/v1", Kind: "Thing", Name: "x"},
-		Origin: &provenance.OriginInfo{Path: "thing.yaml", StartLine: 1, EndLine: n + 6},
+	m := &provmanifest.Manifest{Objects: []provmanifest.Object{{
+		ID:     provmanifest.ObjectID{APIVersion: "example.com/v1", Kind: "Thing", Name: "x"},
+		Origin: &provmanifest.OriginInfo{Path: "thing.yaml", StartLine: 1, EndLine: n + 6},
 	}}}
 	r, err := trace.ParseRendered("thing_manifests.yaml", []byte(rendered.String()))
 	if err != nil {

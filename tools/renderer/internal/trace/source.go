@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -33,12 +33,12 @@ type Source struct {
 type sources struct {
 	fs    filesys.FileSystem
 	root  string
-	files map[string]provenance.FileEntry
+	files map[string]provmanifest.FileEntry
 	docs  map[string][]*yaml.Node // nil: unreadable
 	data  map[string][]byte
 }
 
-func newSources(fs filesys.FileSystem, root string, files map[string]provenance.FileEntry) *sources {
+func newSources(fs filesys.FileSystem, root string, files map[string]provmanifest.FileEntry) *sources {
 	if root == "" {
 		root = "."
 	}
@@ -110,14 +110,14 @@ func shift(n *yaml.Node, by int) {
 func (s *sources) changed(p string) bool {
 	f, ok := s.files[p]
 	b := s.read(p)
-	return ok && !f.Redacted && b != nil && provenance.Sha256(b) != f.Sha256
+	return ok && !f.Redacted && b != nil && provmanifest.Sha256(b) != f.Sha256
 }
 
 // find says where the rendered value of path (rendered, in the rendered object) was
 // written: the last transformer that changed the object and writes it in a file it read or
 // in its kustomization (patches, replicas, images, namespace, name affixes, labels and
 // annotations), else the generator's configuration or the object's source document.
-func (s *sources) find(m *provenance.Manifest, obj *provenance.Object, p string, rendered *yaml.Node) Source {
+func (s *sources) find(m *provmanifest.Manifest, obj *provmanifest.Object, p string, rendered *yaml.Node) Source {
 	path, err := parsePath(p)
 	if err != nil {
 		return Source{Step: -1}
@@ -170,7 +170,7 @@ func (s *sources) mark(src Source) Source {
 
 // originDoc is the object's document: the mapping of the file's documents (or of a List's
 // items) that starts within the origin's span.
-func (s *sources) originDoc(org *provenance.OriginInfo) *yaml.Node {
+func (s *sources) originDoc(org *provmanifest.OriginInfo) *yaml.Node {
 	for _, d := range s.documents(org.Path) {
 		cands := []*yaml.Node{d}
 		if items := mapField(d, "items"); items != nil && items.Kind == yaml.SequenceNode {
@@ -186,7 +186,7 @@ func (s *sources) originDoc(org *provenance.OriginInfo) *yaml.Node {
 }
 
 // inStep looks for path in what step i read and configured.
-func (s *sources) inStep(m *provenance.Manifest, i int, path []step, rendered *yaml.Node) (Source, bool) {
+func (s *sources) inStep(m *provmanifest.Manifest, i int, path []step, rendered *yaml.Node) (Source, bool) {
 	st := m.Step(i)
 	if st == nil {
 		return Source{}, false
@@ -236,7 +236,7 @@ func (s *sources) inStep(m *provenance.Manifest, i int, path []step, rendered *y
 
 // inKustomizationField finds the kustomization field a builtin transformer was configured
 // by, for the fields it writes.
-func (s *sources) inKustomizationField(st *provenance.StepInfo, i int, path []step, rendered *yaml.Node) (Source, bool) {
+func (s *sources) inKustomizationField(st *provmanifest.StepInfo, i int, path []step, rendered *yaml.Node) (Source, bool) {
 	last, parent := "", ""
 	if len(path) > 0 && !path[len(path)-1].item {
 		last = path[len(path)-1].key
@@ -294,7 +294,7 @@ func (s *sources) inKustomizationField(st *provenance.StepInfo, i int, path []st
 
 // inGenerator finds a generated ConfigMap's or Secret's key in its generator's literals or
 // env files.
-func (s *sources) inGenerator(m *provenance.Manifest, g int, path []step) (Source, bool) {
+func (s *sources) inGenerator(m *provmanifest.Manifest, g int, path []step) (Source, bool) {
 	st := m.Step(g)
 	if st == nil || len(path) != 2 || (path[0].key != "data" && path[0].key != "binaryData") {
 		return Source{}, false

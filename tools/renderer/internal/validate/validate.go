@@ -25,7 +25,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
@@ -370,7 +370,7 @@ type walker struct {
 	errs            []Error
 	// at is the path of the field being checked, for finding its source.
 	at   []fieldsource.Elem
-	pid  provenance.ObjectID
+	pid  provmanifest.ObjectID
 	used schemaOf
 	// root is the object; secrets its Secret values, found when an error first needs them.
 	root    *yaml.Node
@@ -785,9 +785,9 @@ func objectName(n *yaml.Node) string {
 }
 
 // provenanceID is the object's ID as the provenance manifest names it.
-func provenanceID(n *yaml.Node) provenance.ObjectID {
+func provenanceID(n *yaml.Node) provmanifest.ObjectID {
 	m := field(n, "metadata")
-	return provenance.ObjectID{APIVersion: str(n, "apiVersion"), Kind: str(n, "kind"),
+	return provmanifest.ObjectID{APIVersion: str(n, "apiVersion"), Kind: str(n, "kind"),
 		Namespace: str(m, "namespace"), Name: str(m, "name")}
 }
 
