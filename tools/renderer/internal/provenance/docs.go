@@ -34,9 +34,9 @@ func sha(b []byte) string { return provmanifest.Sha256(b) }
 
 func shaString(s string) string { return sha([]byte(s)) }
 
-// IsSecret reports whether r is a core Secret, whose data provenance never
+// isSecret reports whether r is a core Secret, whose data provenance never
 // hashes.
-func IsSecret(r *resource.Resource) bool {
+func isSecret(r *resource.Resource) bool {
 	return r.GetKind() == "Secret" && r.GetGvk().Group == ""
 }
 
@@ -67,7 +67,7 @@ func redactedSha(r *resource.Resource) string {
 
 // nodeSha hashes one resource as parsed (used for items of List documents).
 func nodeSha(r *resource.Resource) string {
-	if IsSecret(r) {
+	if isSecret(r) {
 		return redactedSha(r)
 	}
 	s, err := r.RNode.String()

@@ -70,7 +70,7 @@ func metaString(md *yaml.Node, field string) string {
 	return ""
 }
 
-func stepInfo(s *Step) provmanifest.StepInfo {
+func stepInfo(s *step) provmanifest.StepInfo {
 	si := provmanifest.StepInfo{Kind: s.Kind, Name: s.Name, Label: s.Label, Chart: s.Chart}
 	if s.ConfiguredIn != nil {
 		si.ConfiguredIn = s.ConfiguredIn.Path
@@ -88,9 +88,9 @@ func stepInfo(s *Step) provmanifest.StepInfo {
 	return si
 }
 
-// Final is the provenance of a finished build: the manifest, and the
+// final is the provenance of a finished build: the manifest, and the
 // annotations of each object (in output order).
-type Final struct {
+type final struct {
 	Manifest []byte
 	ann      [][]observe.Annotation
 	slow     bool
@@ -98,13 +98,13 @@ type Final struct {
 
 // finish computes the provenance of the resources of m (the final
 // objects, in output order). Their annotations are added when they are
-// printed (Final.Annotations).
-func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
+// printed (final.annotations).
+func (t *Tracker) finish(m resmap.ResMap) (*final, error) {
 	top := t.top
 	res := m.Resources()
 	// A Secret makes everything that wrote content into it sensitive.
 	for _, r := range res {
-		if !IsSecret(r) {
+		if !isSecret(r) {
 			continue
 		}
 		rec := t.records[r]
@@ -124,14 +124,14 @@ func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
 		}
 	}
 	// Copies of one configuration entry are sensitive if any is.
-	entries := map[string][]*Step{}
+	entries := map[string][]*step{}
 	var keys []string
 	for _, r := range res {
 		rec := t.records[r]
 		if rec == nil {
 			continue
 		}
-		add := func(s *Step) {
+		add := func(s *step) {
 			k := s.entry()
 			for _, x := range entries[k] {
 				if x == s {
@@ -162,20 +162,20 @@ func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
 			}
 		}
 	}
-	man := &provmanifest.Manifest{APIVersion: provmanifest.ManifestAPIVersion, Kind: provmanifest.ManifestKind, Kustomization: t.Rel(top.Dir), Label: top.Label}
+	man := &provmanifest.Manifest{APIVersion: provmanifest.ManifestAPIVersion, Kind: provmanifest.ManifestKind, Kustomization: t.rel(top.Dir), Label: top.Label}
 	if man.Label == "" {
-		man.Label = t.Label(top.Dir)
+		man.Label = t.label(top.Dir)
 	}
 	// The step table holds each distinct step once (by what it publishes).
-	stepIdx := map[*Step]int{}
+	stepIdx := map[*step]int{}
 	byContent := map[string]int{}
-	used := map[string]*File{}
-	use := func(f *File) {
+	used := map[string]*file{}
+	use := func(f *file) {
 		if f != nil {
 			used[f.Path] = f
 		}
 	}
-	index := func(s *Step) int {
+	index := func(s *step) int {
 		i, ok := stepIdx[s]
 		if ok {
 			return i
@@ -194,7 +194,7 @@ func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
 		stepIdx[s] = i
 		return i
 	}
-	recs := make([]*Record, len(res))
+	recs := make([]*record, len(res))
 	objs := make([]provmanifest.Object, len(res))
 	n := 0
 	for _, r := range res {
@@ -203,7 +203,7 @@ func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
 		}
 	}
 	indexes := make([]int, n) // every object's transformers, one allocation
-	var steps []*Step
+	var steps []*step
 	for i, r := range res {
 		o := &objs[i]
 		o.ID = idOf(r)
@@ -256,14 +256,14 @@ func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
 	}
 	sort.Slice(man.Files, func(i, j int) bool { return man.Files[i].Path < man.Files[j].Path })
 
-	fin := &Final{ann: make([][]observe.Annotation, len(res)), slow: t.slow}
+	fin := &final{ann: make([][]observe.Annotation, len(res)), slow: t.slow}
 	provmanifest.DigestAll(objs, man.Steps, files)
 	ann := provmanifest.NewAnnotator(man.Steps)
 	all := make([]observe.Annotation, 0, 3*len(objs)) // one allocation for all
 	for i := range objs {
 		var err error
 		start := len(all)
-		if all, err = annotations(ann, &objs[i], all); err != nil {
+		if all, err = appendAnnotations(ann, &objs[i], all); err != nil {
 			return nil, fmt.Errorf("%s: %w", objs[i].ID, err)
 		}
 		fin.ann[i] = all[start:len(all):len(all)]
@@ -277,15 +277,15 @@ func (t *Tracker) finish(m resmap.ResMap) (*Final, error) {
 	return fin, nil
 }
 
-// annotations appends the annotations of o to out, sorted by key.
-func annotations(a *provmanifest.Annotator, o *provmanifest.Object, out []observe.Annotation) ([]observe.Annotation, error) {
+// appendAnnotations appends the annotations of o to out, sorted by key.
+func appendAnnotations(a *provmanifest.Annotator, o *provmanifest.Object, out []observe.Annotation) ([]observe.Annotation, error) {
 	out = append(out, observe.Annotation{Key: provmanifest.DigestAnnotation, Value: o.InputsDigest}) // sha256:HEX
-	origin, err := a.Origin(o)
+	org, err := a.Origin(o)
 	if err != nil {
 		return nil, err
 	}
-	if origin != "" {
-		out = append(out, observe.Annotation{Key: provmanifest.OriginAnnotation, Value: origin})
+	if org != "" {
+		out = append(out, observe.Annotation{Key: provmanifest.OriginAnnotation, Value: org})
 	}
 	if tr := a.Transformers(o); tr != "" {
 		out = append(out, observe.Annotation{Key: provmanifest.TransformersAnnotation, Value: tr})
@@ -317,8 +317,8 @@ func parallel(n int, f func(int)) {
 	wg.Wait()
 }
 
-// Annotate sets the provenance annotations of the i-th object on r.
-func (f *Final) Annotate(i int, r *resource.Resource) error {
+// annotate sets the provenance annotations of the i-th object on r.
+func (f *final) annotate(i int, r *resource.Resource) error {
 	for _, a := range f.ann[i] {
 		if err := r.PipeE(yaml.SetAnnotation(a.Key, a.Value)); err != nil {
 			return err
@@ -329,9 +329,9 @@ func (f *Final) Annotate(i int, r *resource.Resource) error {
 
 // Annotations are the provenance annotations of r, the i-th object, for
 // emit to add as it prints it. Slow sets them on r instead.
-func (f *Final) Annotations(i int, r *resource.Resource) ([]observe.Annotation, error) {
+func (f *final) annotations(i int, r *resource.Resource) ([]observe.Annotation, error) {
 	if f.slow {
-		return nil, f.Annotate(i, r)
+		return nil, f.annotate(i, r)
 	}
 	return f.ann[i], nil
 }

@@ -46,8 +46,8 @@ func TestRedactedSecretHash(t *testing.T) {
 	a := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: c2VjcmV0\nstringData:\n  p: hunter2\n")
 	b := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: b3RoZXI=\nstringData:\n  p: other\n")
 	c := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k2: c2VjcmV0\nstringData:\n  p: hunter2\n")
-	if !IsSecret(a) || IsSecret(res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n")) {
-		t.Error("IsSecret")
+	if !isSecret(a) || isSecret(res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n")) {
+		t.Error("isSecret")
 	}
 	if redactedSha(a) != redactedSha(b) {
 		t.Error("the redacted hash depends on secret values")
