@@ -262,3 +262,55 @@ func TestDocumentsMatchRegexp(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAnnotations: what Annotator writes, ParseOrigin and
+// ParseTransformers read back, and Text names the source.
+func TestParseAnnotations(t *testing.T) {
+	steps := []StepInfo{
+		{Kind: "HelmChartInflationGenerator", ConfiguredIn: "base/kustomization.yaml", Label: "//base", Chart: &Chart{Name: "c", Version: "1.0"}},
+		{Kind: "PatchTransformer", ConfiguredIn: "overlay/kustomization.yaml"},
+		{Kind: "PrefixTransformer", Name: "p", ConfiguredIn: "overlay/kustomization.yaml"},
+	}
+	a := NewAnnotator(steps)
+	g := 0
+	for _, c := range []struct {
+		o      Object
+		origin OriginValue
+		text   string
+	}{
+		{Object{Origin: &OriginInfo{Generator: &g}, Transformers: []int{1, 2}},
+			OriginValue{Generator: "HelmChartInflationGenerator", ConfiguredIn: "base/kustomization.yaml", Label: "//base", Chart: "c-1.0"},
+			"HelmChartInflationGenerator in base/kustomization.yaml"},
+		{Object{Origin: &OriginInfo{Path: "base/deploy.yaml", StartLine: 3, Label: "//base"}},
+			OriginValue{Path: "base/deploy.yaml", Label: "//base"}, "base/deploy.yaml"},
+	} {
+		v, err := a.Origin(&c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseOrigin(v)
+		if err != nil || got != c.origin || got.Text() != c.text {
+			t.Errorf("ParseOrigin(%s) = %+v (%q), %v; want %+v (%q)", v, got, got.Text(), err, c.origin, c.text)
+		}
+		tr := a.Transformers(&c.o)
+		if len(c.o.Transformers) == 0 {
+			if tr != "" {
+				t.Errorf("transformers of %+v: %q, want none", c.o, tr)
+			}
+			continue
+		}
+		gs, err := ParseTransformers(tr)
+		if err != nil || len(gs) != 1 || gs[0].ConfiguredIn != "overlay/kustomization.yaml" || strings.Join(gs[0].Kinds, ",") != "PatchTransformer,PrefixTransformer/p" {
+			t.Errorf("ParseTransformers(%s) = %+v, %v", tr, gs, err)
+		}
+	}
+	if o, _ := a.Origin(&Object{}); o != "" {
+		t.Errorf("origin of an object without one: %q", o)
+	}
+	if _, err := ParseOrigin("not json"); err == nil {
+		t.Error("ParseOrigin accepted a non-JSON value")
+	}
+	if (OriginValue{}).Text() != "" {
+		t.Error("Text of an empty origin")
+	}
+}

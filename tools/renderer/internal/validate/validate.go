@@ -791,32 +791,20 @@ func provenanceID(n *yaml.Node) provmanifest.ObjectID {
 		Namespace: str(m, "namespace"), Name: str(m, "name")}
 }
 
-// The provenance annotations krm build --provenance writes (docs/provenance.md).
-const (
-	originAnnotation       = "provenance.rules-krm.dev/origin"
-	transformersAnnotation = "provenance.rules-krm.dev/transformers"
-)
-
 // provenanceOf returns the origin file (or generator) and the last transformers that changed
-// the object, from its provenance annotations.
+// the object, from the provenance annotations krm build --provenance writes.
 func provenanceOf(n *yaml.Node) (origin, changed string) {
 	ann := field(field(n, "metadata"), "annotations")
-	var o struct {
-		Path, Generator, ConfiguredIn string
-	}
-	if raw := str(ann, originAnnotation); raw != "" && json.Unmarshal([]byte(raw), &o) == nil {
-		origin = o.Path
-		if origin == "" && o.Generator != "" {
-			origin = o.Generator + " in " + o.ConfiguredIn
+	if raw := str(ann, provmanifest.OriginAnnotation); raw != "" {
+		if o, err := provmanifest.ParseOrigin(raw); err == nil {
+			origin = o.Text()
 		}
 	}
-	var ts []struct {
-		ConfiguredIn string
-		Kinds        []string
-	}
-	if raw := str(ann, transformersAnnotation); raw != "" && json.Unmarshal([]byte(raw), &ts) == nil && len(ts) > 0 {
-		last := ts[len(ts)-1]
-		changed = strings.Join(last.Kinds, ", ") + " in " + last.ConfiguredIn
+	if raw := str(ann, provmanifest.TransformersAnnotation); raw != "" {
+		if ts, err := provmanifest.ParseTransformers(raw); err == nil && len(ts) > 0 {
+			last := ts[len(ts)-1]
+			changed = strings.Join(last.Kinds, ", ") + " in " + last.ConfiguredIn
+		}
 	}
 	return origin, changed
 }
