@@ -1,7 +1,6 @@
 package yamlnode
 
 import (
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -10,7 +9,7 @@ import (
 // which the API server decodes every Quantity field, ported rather than called: calling it
 // would link apimachinery's CBOR serializer into the lean krm and add its initialisation to
 // every start (a seventh more than krm's own), and it does not return on exponents near ±2^31
-// ("1e-2147483648"). Here the work is bounded by the length of the text. The tests hold the
+// ("1e-2147483648"). Here the work is linear in the length of the text. The tests hold the
 // port to ParseQuantity's answers.
 
 // IsQuantity reports whether resource.ParseQuantity accepts s: "1.5Gi", "500m", "1e3",
@@ -167,40 +166,78 @@ type normal struct {
 	exp    int64
 }
 
-// maxBinary is ParseQuantity's cap on values with a binary suffix.
-var maxBinary = big.NewInt(1<<63 - 1)
+// maxBinary is ParseQuantity's cap on values with a binary suffix, 2^63-1.
+const maxBinary = "9223372036854775807"
 
-// value is the value the API server stores for q.
+// value is the value the API server stores for q, computed on the decimal digits: in time
+// linear in their number (big.Int's parsing is quadratic).
 func (q quantity) value() normal {
 	d := strings.TrimLeft(q.digits, "0")
 	if d == "" {
 		return normal{}
 	}
-	m, _ := new(big.Int).SetString(d, 10)
-	m.Lsh(m, q.binary)
 	exp := q.exp
+	if q.binary > 0 {
+		d = mulSmall(d, 1<<q.binary)
+	}
 	if exp < -9 {
-		// Rounded up (away from zero) to the nano, without 10^-exp for a huge exponent.
-		if k := -9 - exp; int64(len(m.String())) <= k {
-			m.SetInt64(1)
+		// Rounded up (away from zero) to the nano.
+		if k := -9 - exp; int64(len(d)) <= k {
+			d = "1"
 		} else {
-			p := new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil)
-			var r big.Int
-			if m.QuoRem(m, p, &r); r.Sign() != 0 {
-				m.Add(m, big.NewInt(1))
+			kept, dropped := d[:len(d)-int(k)], d[len(d)-int(k):]
+			if d = kept; strings.Trim(dropped, "0") != "" {
+				d = addOne(d)
 			}
 		}
 		exp = -9
 	}
-	if q.binary > 0 {
-		// Binary values have no exponent: exp is in [-9, 0] here.
-		max := new(big.Int).Mul(maxBinary, new(big.Int).Exp(big.NewInt(10), big.NewInt(-exp), nil))
-		if m.Cmp(max) > 0 {
-			m.Set(maxBinary)
-			exp = 0
-		}
+	if q.binary > 0 && aboveMaxBinary(d, exp) {
+		d, exp = maxBinary, 0
 	}
-	s := m.String()
-	t := strings.TrimRight(s, "0")
-	return normal{neg: q.neg, digits: t, exp: exp + int64(len(s)-len(t))}
+	t := strings.TrimRight(d, "0")
+	return normal{neg: q.neg, digits: t, exp: exp + int64(len(d)-len(t))}
+}
+
+// mulSmall is the decimal d times m (m < 2^60, so no step overflows).
+func mulSmall(d string, m uint64) string {
+	buf := make([]byte, len(d)+20)
+	i := len(buf)
+	var carry uint64
+	for j := len(d) - 1; j >= 0; j-- {
+		x := uint64(d[j]-'0')*m + carry
+		i--
+		buf[i], carry = byte('0'+x%10), x/10
+	}
+	for ; carry > 0; carry /= 10 {
+		i--
+		buf[i] = byte('0' + carry%10)
+	}
+	return strings.TrimLeft(string(buf[i:]), "0")
+}
+
+// addOne is the decimal d plus one.
+func addOne(d string) string {
+	b := []byte(d)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] != '9' {
+			b[i]++
+			return string(b)
+		}
+		b[i] = '0'
+	}
+	return "1" + string(b)
+}
+
+// aboveMaxBinary is whether d × 10^exp (no leading zeros, exp at most 0) exceeds maxBinary.
+func aboveMaxBinary(d string, exp int64) bool {
+	n := int64(len(d)) + exp // digits before the point
+	if n <= 0 {
+		return false
+	}
+	whole, frac := d[:n], d[n:]
+	if len(whole) != len(maxBinary) {
+		return len(whole) > len(maxBinary)
+	}
+	return whole > maxBinary || whole == maxBinary && strings.Trim(frac, "0") != ""
 }

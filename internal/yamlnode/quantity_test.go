@@ -2,8 +2,10 @@ package yamlnode
 
 import (
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -18,6 +20,7 @@ var quantities = []string{
 	"-9Ei", "1.0000000001", "0.0000000001", "-0.0000000001", "1e-10", "1.0000000001Ki",
 	"1234567890123456789", "1234567890123456789.", "12345678901234567890123456789Mi",
 	"1e99999999999999999999", "0.000000000000000000000000001e-5",
+	"9007199254740991.99951171875Ki", "9007199254740991.9990234375Ki", // 2^63-1 + 0.5, 2^63-1
 }
 
 func randomQuantities(n int) []string {
@@ -117,5 +120,25 @@ func TestQuantityHugeExponents(t *testing.T) {
 		if !SameQuantity(c.a, c.b) {
 			t.Errorf("SameQuantity(%.20q, %q) = false, want true", c.a, c.b)
 		}
+	}
+}
+
+// A quantity of millions of digits (a live object may hold one) takes time linear in them:
+// big.Int's parsing of these would take minutes.
+func TestQuantityLongDigits(t *testing.T) {
+	zeros := strings.Repeat("0", 4<<20)
+	start := time.Now()
+	for _, c := range []struct{ a, b string }{
+		{"1" + zeros, "1e" + strconv.Itoa(len(zeros))},
+		{"1" + zeros + "Ki", "8Ei"}, // both capped
+		{"0." + zeros + "1", "1n"},
+		{"1." + zeros + "1Mi", "1048576.000000001"},
+	} {
+		if !SameQuantity(c.a, c.b) {
+			t.Errorf("SameQuantity(%.20q..., %q) = false, want true", c.a, c.b)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("four quantities of 4M digits took %v", d)
 	}
 }
