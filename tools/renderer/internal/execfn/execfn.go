@@ -67,6 +67,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 )
 
@@ -382,19 +383,11 @@ func errorResults(out []byte) string {
 	}
 	var lines []string
 	for _, r := range results.YNode().Content {
-		n := yaml.NewRNode(r)
-		sev := field(n, "severity")
+		sev := yamlnode.Text(yamlnode.Field(r, "severity"))
 		if sev != "" && sev != "error" {
 			continue
 		}
-		lines = append(lines, "  "+field(n, "message"))
+		lines = append(lines, "  "+yamlnode.Text(yamlnode.Field(r, "message")))
 	}
 	return strings.Join(lines, "\n")
-}
-
-func field(n *yaml.RNode, name string) string {
-	if f := n.Field(name); f != nil {
-		return yaml.GetValue(f.Value)
-	}
-	return ""
 }

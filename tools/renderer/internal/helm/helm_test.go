@@ -7,13 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/dev/testtree"
 )
@@ -27,8 +25,7 @@ func helpers(t *testing.T, dir string, enabled bool) *resmap.PluginHelpers {
 	}
 	pc := types.DisabledPluginConfig()
 	pc.HelmConfig = types.HelmConfig{Enabled: enabled, Command: "helm"}
-	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(),
-		resmap.NewFactory(resource.NewFactory(&hasher.Hasher{})), pc)
+	return krmtest.PluginHelpers(ldr, pc)
 }
 
 func generate(t *testing.T, dir, config string) (string, error) {

@@ -11,25 +11,9 @@ import (
 
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-)
 
-// memFS returns an in-memory file system holding files (absolute path -> content).
-func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
-	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if strings.HasSuffix(p, "/") {
-			if err := fs.MkdirAll(p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return fs
-}
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
+)
 
 func mustLoader(t *testing.T, fs filesys.FileSystem, dir string, r Restrictor, hint MissingHint) *Loader {
 	t.Helper()
@@ -73,7 +57,7 @@ func TestParseRestrictor(t *testing.T) {
 }
 
 func TestNewLoader(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/app/kustomization.yaml": "resources: []\n",
 		"/app/file.yaml":          "a: b\n",
 	})
@@ -102,7 +86,7 @@ func TestNewLoader(t *testing.T) {
 }
 
 func TestLoadRestrictor(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/repo/app/kustomization.yaml": "x",
 		"/repo/app/a.yaml":             "in root",
 		"/repo/app/sub/b.yaml":         "in subdir",
@@ -154,7 +138,7 @@ func TestLoadRestrictor(t *testing.T) {
 }
 
 func TestLoadRemoteIsErrRemote(t *testing.T) {
-	l := mustLoader(t, memFS(t, map[string]string{"/app/k": ""}), "/app", None, nil)
+	l := mustLoader(t, krmtest.MemFS(t, map[string]string{"/app/k": ""}), "/app", None, nil)
 	for _, p := range []string{"github.com/org/repo/x.yaml", "https://example.com/x.yaml"} {
 		if _, err := l.Load(p); !errors.Is(err, ErrRemote) {
 			t.Errorf("Load(%q) error = %v, want ErrRemote", p, err)
@@ -243,7 +227,7 @@ func TestLoadKeepLinks(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/r/overlay/kustomization.yaml":      "x",
 		"/r/overlay/sub/kustomization.yaml":  "x",
 		"/r/base/kustomization.yaml":         "x",
@@ -289,7 +273,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNewCycleThroughReferrers(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/r/a/kustomization.yaml":   "x",
 		"/r/b/kustomization.yaml":   "x",
 		"/r/c/kustomization.yaml":   "x",
@@ -339,7 +323,7 @@ func TestNewCycleThroughReferrers(t *testing.T) {
 }
 
 func TestMissingHint(t *testing.T) {
-	fs := memFS(t, map[string]string{"/app/a.yaml": "x", "/app/sub/kustomization.yaml": "x"})
+	fs := krmtest.MemFS(t, map[string]string{"/app/a.yaml": "x", "/app/sub/kustomization.yaml": "x"})
 	var asked []string
 	hint := func(_, p string) string {
 		asked = append(asked, p)
@@ -383,7 +367,7 @@ func TestMissingHint(t *testing.T) {
 // to tell a Bazel user which file to declare, so it should get the path as
 // written.
 func TestMissingHintGetsPathAsWritten(t *testing.T) {
-	fs := memFS(t, map[string]string{"/app/a.yaml": "x"})
+	fs := krmtest.MemFS(t, map[string]string{"/app/a.yaml": "x"})
 	for _, r := range []Restrictor{RootOnly, None} {
 		var asked []string
 		l := mustLoader(t, fs, "/app", r, func(_, p string) string { asked = append(asked, p); return "h" })
@@ -397,7 +381,7 @@ func TestMissingHintGetsPathAsWritten(t *testing.T) {
 func TestReadKustomizationFileNames(t *testing.T) {
 	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
 		t.Run(name, func(t *testing.T) {
-			fs := memFS(t, map[string]string{
+			fs := krmtest.MemFS(t, map[string]string{
 				"/app/" + name: "namePrefix: p-\nresources:\n- a.yaml\n",
 			})
 			k, err := ReadKustomization(mustLoader(t, fs, "/app", RootOnly, nil), &bytes.Buffer{})
@@ -481,7 +465,7 @@ func TestReadKustomizationErrors(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := mustLoader(t, memFS(t, tc.files), "/app", RootOnly, tc.hint)
+			l := mustLoader(t, krmtest.MemFS(t, tc.files), "/app", RootOnly, tc.hint)
 			_, err := ReadKustomization(l, &bytes.Buffer{})
 			if err == nil {
 				t.Fatal("no error")
@@ -496,7 +480,7 @@ func TestReadKustomizationErrors(t *testing.T) {
 }
 
 func TestReadKustomizationDeprecatedFields(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/app/kustomization.yaml": `resources:
 - r.yaml
 bases:
@@ -552,7 +536,7 @@ configMapGenerator:
 }
 
 func TestReadKustomizationComponent(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/c/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nnamePrefix: c-\n",
 	})
 	var warn bytes.Buffer

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // Document is one document of a resource file: an origin's line span and
@@ -21,10 +23,9 @@ type Document struct {
 
 // Documents returns the non-empty documents of a resource file, or false
 // when it cannot tell how they map to resources (then an origin names the
-// whole file). kio splits a YAML stream where the regular expression
-// `\n---.*\n` matches (after turning CRLF into LF); Documents splits
-// there too, scanning instead of matching, and slices the file rather
-// than copying it (resource files of CRDs run to megabytes).
+// whole file). It splits the file where kio does (yamlnode.NextSeparator,
+// after turning CRLF into LF) and slices it rather than copying it
+// (resource files of CRDs run to megabytes).
 func Documents(content []byte) ([]Document, bool) {
 	s := content
 	if bytes.Contains(s, []byte("\r\n")) {
@@ -33,7 +34,7 @@ func Documents(content []byte) ([]Document, bool) {
 	var out []Document
 	prev, line := 0, 1
 	for {
-		end, next := separatorAt(s, prev)
+		end, next := yamlnode.NextSeparator(s, prev)
 		d, ok, err := docIn(s[prev:end], line)
 		if err != nil {
 			return nil, false
@@ -47,23 +48,6 @@ func Documents(content []byte) ([]Document, bool) {
 		line += bytes.Count(s[prev:next], []byte("\n"))
 		prev = next
 	}
-}
-
-// separatorAt finds the first match of `\n---.*\n` in s at or after from:
-// the segment before it ends at end, the next starts at next. With no
-// match, end is len(s) and next -1.
-func separatorAt(s []byte, from int) (end, next int) {
-	k := bytes.Index(s[from:], []byte("\n---"))
-	if k < 0 {
-		return len(s), -1
-	}
-	start := from + k
-	nl := bytes.IndexByte(s[start+len("\n---"):], '\n')
-	if nl < 0 {
-		// No newline after it, so no later "\n---" either.
-		return len(s), -1
-	}
-	return start, start + len("\n---") + nl + 1
 }
 
 // docIn is the document in seg, a segment between separators starting at

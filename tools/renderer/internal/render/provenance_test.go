@@ -15,6 +15,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
@@ -135,7 +136,7 @@ func provOpts() Options {
 
 func renderProv(t *testing.T, files map[string]string) *Result {
 	t.Helper()
-	res, err := Render(memFS(t, files), "/ws/overlay", provOpts())
+	res, err := Render(krmtest.MemFS(t, files), "/ws/overlay", provOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestProvenanceStable(t *testing.T) {
 		t.Fatal("two renders of the same inputs differ")
 	}
 	// Without provenance the output is exactly the plain build's.
-	plain, err := Build(memFS(t, provTree), "/ws/overlay", Options{})
+	plain, err := Build(krmtest.MemFS(t, provTree), "/ws/overlay", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestProvenanceWithoutBuildMetadataOrLabels(t *testing.T) {
 	// carry paths only.
 	files := maps.Clone(provTree)
 	files["/ws/overlay/kustomization.yaml"] += "buildMetadata: [originAnnotations, transformerAnnotations]\n"
-	res, err := Render(memFS(t, files), "/ws/overlay", Options{Provenance: &provenance.Options{WorkspaceRoot: "/ws"}})
+	res, err := Render(krmtest.MemFS(t, files), "/ws/overlay", Options{Provenance: &provenance.Options{WorkspaceRoot: "/ws"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +373,7 @@ func TestProvenanceOpenAPISchema(t *testing.T) {
 // configuration holding one, appears in the provenance manifest, the
 // annotations, the snapshot header or errors.
 func TestProvenanceNoSecrets(t *testing.T) {
-	res, err := Render(memFS(t, provTree), "/ws/overlay", snapshotOpts(provOpts()))
+	res, err := Render(krmtest.MemFS(t, provTree), "/ws/overlay", snapshotOpts(provOpts()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +428,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 	// Errors name files, never their content.
 	files2 := maps.Clone(provTree)
 	files2["/ws/overlay/kustomization.yaml"] += "- path: missing.yaml\n"
-	_, err = Render(memFS(t, files2), "/ws/overlay", provOpts())
+	_, err = Render(krmtest.MemFS(t, files2), "/ws/overlay", provOpts())
 	if err == nil {
 		t.Fatal("missing patch file: no error")
 	}
@@ -442,7 +443,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 // (each alone, the overlay reading the base's snapshot) and compares with
 // the one-shot render.
 func TestProvenanceThroughSnapshots(t *testing.T) {
-	fs := memFS(t, provTree)
+	fs := krmtest.MemFS(t, provTree)
 	base, err := Render(fs, "/ws/base", Options{Hermetic: true, Label: "//base", Provenance: provOpts().Provenance, Snapshot: true})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/dev/testtree"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
@@ -198,16 +199,7 @@ func TestLiveSecretDriftIsRedacted(t *testing.T) {
 
 func walkKey(n *yaml.Node, keys ...string) *yaml.Node {
 	for _, k := range keys {
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil {
-			return nil
-		}
-		n = next
+		n = yamlnode.Field(n, k)
 	}
 	return n
 }
@@ -270,6 +262,9 @@ func TestDriftedRules(t *testing.T) {
 		{"quantity", "spec: {resources: {limits: {cpu: 0.5, memory: 1Gi}}}", "spec: {resources: {limits: {cpu: 500m, memory: 1024Mi}}}", nil},
 		{"other quantity", "spec: {resources: {limits: {cpu: 0.5}}}", "spec: {resources: {limits: {cpu: 501m}}}", []string{"spec.resources.limits.cpu changed"}},
 		{"quantity syntax outside resources", "data: {a: 1k}", "data: {a: \"1000\"}", []string{"data.a changed"}},
+		{"quantity in micro", "spec: {resources: {requests: {cpu: 0.0001}}}", "spec: {resources: {requests: {cpu: 100u}}}", nil},
+		{"quantity below the nano, stored rounded up", "spec: {resources: {requests: {cpu: 0.0000000001}}}", "spec: {resources: {requests: {cpu: 1n}}}", nil},
+		{"no quantity: an exponent and a suffix", "spec: {resources: {requests: {cpu: 1e3m}}}", "spec: {resources: {requests: {cpu: 1}}}", []string{"spec.resources.requests.cpu changed"}},
 		{"item added to an index list", "spec: {args: [a]}", "spec: {args: [a, b]}", []string{"spec.args[1] added"}},
 		{"item added to a named list", "spec: {c: [{name: a}]}", "spec: {c: [{name: a}, {name: b}]}", nil},
 		{"named list reordered", "spec: {c: [{name: a}, {name: b}]}", "spec: {c: [{name: b}, {name: a}]}", nil},

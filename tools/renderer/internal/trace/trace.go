@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
@@ -260,7 +261,7 @@ func (r *Result) compare(m *provmanifest.Manifest, files map[string]provmanifest
 		return fmt.Errorf("%s is in the provenance manifest but not in the rendered manifests %s: give the manifests of the same render (--manifests)", r.Object.ID, o.Rendered.Name)
 	}
 	r.Compared, r.Rendered = true, o.Rendered.Name
-	if v := scalar(mapField(r.Query.Object, "apiVersion")); v != r.Object.ID.APIVersion {
+	if v := yamlnode.Scalar(yamlnode.Field(r.Query.Object, "apiVersion")); v != r.Object.ID.APIVersion {
 		r.LiveAPIVersion = v
 	}
 	r.Drift = Drifted(rendered, r.Query.Object)

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
@@ -42,12 +43,7 @@ metadata:
 // render builds dir with provenance and returns the stream and manifest.
 func renderTree(t *testing.T, dir string) ([]byte, *provmanifest.Manifest, filesys.FileSystem) {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fs := krmtest.MemFS(t, files)
 	res, err := render.Render(fs, dir, render.Options{Provenance: &provenance.Options{
 		WorkspaceRoot: "/ws", Labels: map[string]string{"/ws/base": "//base", "/ws/prod": "//prod"},
 	}})

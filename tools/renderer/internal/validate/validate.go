@@ -16,15 +16,14 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
@@ -614,10 +613,6 @@ func (w *walker) item(i int, c *yaml.Node, items, s *Schema, p, path string, see
 	}
 }
 
-var quantityRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$`)
-})
-
 func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 	if len(s.Enum) > 0 {
 		ok := false
@@ -646,7 +641,7 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 			w.fail(n, n, path, "Invalid value: not base64 (format byte)")
 		}
 	case s.Format == "quantity" && got == "string":
-		if !quantityRE().MatchString(strings.TrimSpace(n.Value)) {
+		if !yamlnode.IsQuantity(strings.TrimSpace(n.Value)) { // trimmed, as the API server does
 			w.fail(n, n, path, "Invalid value: %s: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", w.quoted(n))
 		}
 	}
@@ -747,25 +742,10 @@ func join(path, f string) string {
 }
 
 // field returns the value of the first key f of a mapping, or nil.
-func field(n *yaml.Node, f string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == f {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
+func field(n *yaml.Node, f string) *yaml.Node { return yamlnode.Field(n, f) }
 
 // str returns the string value of field f of a mapping, or "".
-func str(n *yaml.Node, f string) string {
-	if v := field(n, f); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
-		return v.Value
-	}
-	return ""
-}
+func str(n *yaml.Node, f string) string { return yamlnode.Text(yamlnode.Field(n, f)) }
 
 // objectName is KIND/NAMESPACE/NAME (KIND/NAME without a namespace).
 func objectName(n *yaml.Node) string {

@@ -21,6 +21,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
@@ -420,17 +421,7 @@ func endLine(n *yaml.Node) int {
 	return end
 }
 
-func lookup(m *yaml.Node, k string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == k {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
+func lookup(m *yaml.Node, k string) *yaml.Node { return yamlnode.Field(m, k) }
 
 // sourceDoc is the object's document (or List item) in its source file.
 func (f *Finder) sourceDoc(o *provmanifest.OriginInfo) *yaml.Node {
