@@ -12,8 +12,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/dev/testtree"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // helpers returns plugin helpers whose loader is rooted at testdata/dir.

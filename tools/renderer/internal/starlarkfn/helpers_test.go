@@ -10,9 +10,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
+	"github.com/rules-krm/rules_krm/dev/testtree"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/dev/testtree"
 )
 
 // kustDir is the kustomization root of the tests: testdata/kust.
