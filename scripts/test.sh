@@ -52,8 +52,9 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   echo "== bazel test //... (Bazel 7.7.1, bzlmod; then --config=strict, Bazel 8 and 9 behaviour)"
   scripts/bazel-test.sh
   # rules_krm's own WORKSPACE (docs/bazel.md). Its Go repositories are named as in deps.bzl,
-  # not as go_deps names them, so no action is shared with the stages above: a fresh machine
-  # fetches and compiles the renderer a second time. Hence the examples and goldens only.
+  # not as go_deps names them, so next to no action is shared with the stages above: a fresh
+  # machine fetches and compiles the renderer a second time (docs/performance.md). Hence the
+  # examples and goldens only.
   echo "== bazel: WORKSPACE mode (Bazel 7.7.1, --noenable_bzlmod --enable_workspace): build and test //examples/... and the golden tests of rules/tests"
   workspace_mode=(--noenable_bzlmod --enable_workspace)
   scripts/bazel build "${workspace_mode[@]}" --disk_cache="$KRM_DISK_CACHE" //examples/...
