@@ -43,8 +43,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // loadChart reads the chart named by c from home: the directory <name>, as
 // kustomize requires, or else a packaged chart <name>-<version>.tgz or
 // <name>.tgz (what `helm package` writes, e.g. from another Bazel rule).
-// Every file is read through ldr. A chart that is not there is an error that
-// says how to vendor it: builds never pull charts.
+// The chart is read from ldr's file system without the load restrictor, as
+// kustomize's helm reads it: chartHome may be outside the kustomization root
+// (a shared directory of charts). Under Bazel that file system holds only
+// the declared inputs. A chart that is not there is an error that says how
+// to vendor it: builds never pull charts.
 func loadChart(ldr ifc.Loader, home string, c types.HelmChart) (*localChart, error) {
 	fl, ok := ldr.(fsLoader)
 	if !ok {
@@ -62,7 +65,7 @@ func loadChart(ldr ifc.Loader, home string, c types.HelmChart) (*localChart, err
 	archives = append(archives, dir+".tgz")
 	for _, a := range archives {
 		if fs.Exists(a) && !fs.IsDir(a) {
-			return loadArchive(ldr, a)
+			return loadArchive(ldr, fs, a)
 		}
 	}
 	return nil, notVendored(ldr, home, c)
@@ -98,7 +101,7 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 		if rules.Ignore(name, fi) {
 			return nil
 		}
-		data, err := ldr.Load(path)
+		data, err := readFile(ldr, fs, path)
 		if err != nil {
 			return err
 		}
@@ -120,8 +123,8 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 	return lc, nil
 }
 
-func loadArchive(ldr ifc.Loader, path string) (*localChart, error) {
-	b, err := ldr.Load(path)
+func loadArchive(ldr ifc.Loader, fs filesys.FileSystem, path string) (*localChart, error) {
+	b, err := readFile(ldr, fs, path)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +139,20 @@ func readIfExists(ldr ifc.Loader, fs filesys.FileSystem, path string) ([]byte, e
 	if !fs.Exists(path) {
 		return nil, nil
 	}
-	return ldr.Load(path)
+	return readFile(ldr, fs, path)
+}
+
+// readFile reads a chart file from fs, past the load restrictor, and
+// records it as the step's input when ldr records them (provenance).
+func readFile(ldr ifc.Loader, fs filesys.FileSystem, path string) ([]byte, error) {
+	b, err := fs.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if rec, ok := ldr.(load.FileRecorder); ok {
+		rec.RecordFile(path, b)
+	}
+	return b, nil
 }
 
 // notVendored is the error for a chart that is not in chartHome. Without a
