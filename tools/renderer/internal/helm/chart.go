@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -83,10 +84,7 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 	rules.AddDefaults()
 	lc := &localChart{dir: dir}
 	var files []*loader.BufferedFile
-	err := fs.Walk(dir, func(path string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
+	err := walkChart(fs, dir, func(path string, fi os.FileInfo) error {
 		name, _ := filepath.Rel(dir, path)
 		if name == "." {
 			return nil
@@ -100,6 +98,10 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 		}
 		if rules.Ignore(name, fi) {
 			return nil
+		}
+		// Helm's message; reading a FIFO or a device would block or never end.
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", path)
 		}
 		data, err := readFile(ldr, fs, path)
 		if err != nil {
@@ -121,6 +123,59 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 	}
 	lc.digest = fmt.Sprintf("%x", sum.Sum(nil))
 	return lc, nil
+}
+
+// maxLinks bounds how many symbolic links to directories a chart walk
+// follows one inside another, as the OS's limit ends Helm's walk of links.
+const maxLinks = 40
+
+// walkChart calls fn for dir and everything below it, in lexical order, as
+// Helm's loader walks a chart directory (its sympath.Walk, which kustomize's
+// helm uses): dir and every symbolic link in it, to a file or a directory,
+// are followed and visited under their own path, with the information of
+// what they lead to. A link to a directory that contains it is an error
+// (helm would walk it until the OS refuses).
+func walkChart(fs filesys.FileSystem, dir string, fn func(path string, fi os.FileInfo) error) error {
+	real, f, err := fs.CleanedAbs(dir)
+	if err != nil {
+		return err
+	}
+	if f != "" {
+		return fmt.Errorf("'%s' is not a directory", dir)
+	}
+	return walkLinked(fs, dir, string(real), []filesys.ConfirmedDir{real}, fn)
+}
+
+// walkLinked walks real (a path whose links are resolved) under the name
+// path; entered are the directories the links followed so far lead to.
+func walkLinked(fs filesys.FileSystem, path, real string, entered []filesys.ConfirmedDir, fn func(string, os.FileInfo) error) error {
+	return fs.Walk(real, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(real, p)
+		if err != nil {
+			return err
+		}
+		at := filepath.Join(path, rel)
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return fn(at, fi)
+		}
+		d, f, err := fs.CleanedAbs(p)
+		if err != nil {
+			return fmt.Errorf("following symbolic link %s: %w", at, err)
+		}
+		if f != "" {
+			return walkLinked(fs, at, d.Join(f), entered, fn)
+		}
+		if filesys.ConfirmedDir(filepath.Dir(p)).HasPrefix(d) || slices.ContainsFunc(entered, func(e filesys.ConfirmedDir) bool { return e.HasPrefix(d) }) {
+			return fmt.Errorf("%s is a symbolic link to a directory that contains it (%s)", at, d)
+		}
+		if len(entered) > maxLinks {
+			return fmt.Errorf("%s: more than %d symbolic links to directories inside one another", at, maxLinks)
+		}
+		return walkLinked(fs, at, string(d), append(slices.Clip(entered), d), fn)
+	})
 }
 
 func loadArchive(ldr ifc.Loader, fs filesys.FileSystem, path string) (*localChart, error) {

@@ -2,6 +2,7 @@ package helm
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -153,6 +154,69 @@ func TestChartFilesAreRecorded(t *testing.T) {
 		if !slices.Contains(got, want) {
 			t.Errorf("reads %v lack %s", got, want)
 		}
+	}
+}
+
+// symlinkedChart makes a kustomization root whose charts/demo is a
+// symbolic link to the demo chart copied to vendor/demo, with a template
+// directory and a template file linked from outside the root, and returns
+// the root.
+func symlinkedChart(t *testing.T) string {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "app")
+	chart := filepath.Join(root, "vendor", "demo")
+	if err := os.CopyFS(chart, os.DirFS(testtree.Real(t, "testdata/dir/charts/demo"))); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(tmp, "shared", "tpl", "linked.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-dirlink\n")
+	write(filepath.Join(tmp, "shared", "file.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-filelink\n")
+	for link, target := range map[string]string{
+		filepath.Join(root, "charts", "demo"):               "../vendor/demo",
+		filepath.Join(chart, "templates", "linked"):         "../../../../shared/tpl",
+		filepath.Join(chart, "templates", "file-link.yaml"): "../../../../shared/file.yaml",
+	} {
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// A chart directory that is a symbolic link, and links inside the chart
+// (to files and directories, even out of the root), are followed as Helm's
+// loader follows them under kustomize.
+func TestSymlinkedChart(t *testing.T) {
+	root := symlinkedChart(t)
+	out, err := generateWith(t, helpersAt(t, root, true), "name: demo\nreleaseName: web\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"name: web-demo", "GREETING: hello from web", "name: web-dirlink", "name: web-filelink"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// A link to a directory that contains it is a cycle (helm walks it until
+	// the OS says "too many levels of symbolic links").
+	if err := os.Symlink("..", filepath.Join(root, "vendor", "demo", "templates", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = generateWith(t, helpersAt(t, root, true), "name: demo\nreleaseName: web\n")
+	if want := "charts/demo/templates/loop is a symbolic link to a directory that contains it"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error containing %q", err, want)
 	}
 }
 
