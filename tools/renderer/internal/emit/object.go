@@ -3,6 +3,7 @@ package emit
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // Object prints r exactly as kustomize's Resource.AsYAML does. AsYAML
@@ -49,6 +52,12 @@ func objectWith(r *resource.Resource, post func([]byte) ([]byte, bool)) ([]byte,
 		if ok {
 			return out, err
 		}
+	}
+	// The printer refuses what it cannot print and what nests too deep.
+	if n != nil && tooDeep(n, 0) {
+		return nil, errTooDeep
+	}
+	if n != nil && n.Kind == yaml.MappingNode {
 		if v, ok := plainValue(n, false); ok {
 			y, err := yamlv2.Marshal(v)
 			return applyPost(y, err, post)
@@ -56,6 +65,30 @@ func objectWith(r *resource.Resource, post func([]byte) ([]byte, bool)) ([]byte,
 	}
 	y, err := r.AsYAML()
 	return applyPost(y, err, post)
+}
+
+// maxDepth is how deep an object may nest maps and lists (load.MaxDepth):
+// the bound kustomize's build fails past when it prints the object, which
+// also holds an object a transformer made deeper than the files it read.
+const maxDepth = load.MaxDepth
+
+// errTooDeep is go-yaml's error, which kustomize's build ends with.
+var errTooDeep = fmt.Errorf("%w (the object nests maps and lists deeper than that; kustomize cannot print it either)", load.ErrTooDeep)
+
+// tooDeep reports whether n, at depth collections below the root, nests
+// collections deeper than maxDepth.
+func tooDeep(n *yaml.Node, depth int) bool {
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		if depth++; depth > maxDepth {
+			return true
+		}
+	}
+	for _, c := range n.Content {
+		if tooDeep(c, depth) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyPost passes a printed object to post, when there is one.
