@@ -8,7 +8,11 @@
 // gazelle's plugin and the lean krm link nothing more for it.
 package yamlnode
 
-import "go.yaml.in/yaml/v3"
+import (
+	"errors"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // Field is the value of the first key named key in mapping n (the field kyaml's Field and
 // Lookup find); nil when n is nil, not a mapping, or has no such key. Small enough for the
@@ -62,4 +66,29 @@ func Text(n *yaml.Node) string {
 		return ""
 	}
 	return n.Value
+}
+
+// MaxDepth is how deep an object may nest maps and lists, its root counted: kustomize
+// prints objects through JSON, which go-yaml reads back at most 10000 collections deep,
+// and its build fails beyond.
+const MaxDepth = 10000
+
+// ErrTooDeep is go-yaml's error for an object nested deeper than MaxDepth, which
+// kustomize's build ends with when it prints the object.
+var ErrTooDeep = errors.New("yaml: exceeded max depth of 10000")
+
+// TooDeep reports whether n, depth collections below its object's root, nests collections
+// deeper than MaxDepth.
+func TooDeep(n *yaml.Node, depth int) bool {
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		if depth++; depth > MaxDepth {
+			return true
+		}
+	}
+	for _, c := range n.Content {
+		if TooDeep(c, depth) {
+			return true
+		}
+	}
+	return false
 }

@@ -69,6 +69,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // maxStderr bounds the stderr quoted in an error.
@@ -109,11 +110,6 @@ func New(rt krmfn.Runtime, declared *Registry) *Plugin {
 // resolver is what the renderer's loader offers beyond ifc.Loader.
 type resolver interface {
 	Resolve(path string) (string, error)
-}
-
-// fileRecorder is what a provenance-recording loader offers (load.Recorder).
-type fileRecorder interface {
-	RecordFile(abs string, content []byte)
 }
 
 // Config reads the config object and finds the executable it names.
@@ -157,7 +153,7 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 		// the step read (at its own path, which krm trace can check in the
 		// workspace: bazel-out/...), so a rebuilt function changes the
 		// digests of the objects it changed.
-		if rec, ok := ldr.(fileRecorder); ok {
+		if rec, ok := ldr.(load.FileRecorder); ok {
 			b, err := os.ReadFile(d.exe)
 			if err != nil {
 				return fmt.Errorf("%s: exec path %q: declared executable: %w", p.name, rel, err)

@@ -479,6 +479,71 @@ func TestReadKustomizationErrors(t *testing.T) {
 	}
 }
 
+// A kustomization file that is a symbolic link out of its directory is
+// refused under RootOnly, as kustomize's loader refuses it (its directory
+// then has no kustomization), also for a base reached from an overlay; a
+// link that stays inside, LoadRestrictionsNone and KeepLinks (Bazel) read it.
+func TestReadKustomizationLinkOutOfRoot(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"outside/k.yaml":             "namePrefix: out-\n",
+		"inside/conf/k.yaml":         "namePrefix: in-\n",
+		"overlay/kustomization.yaml": "resources: [../app]\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"app/kustomization.yaml": "../outside/k.yaml", "inside/kustomization.yaml": "conf/k.yaml"} {
+		p := filepath.Join(dir, filepath.FromSlash(link))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs := filesys.MakeFsOnDisk()
+	app := filepath.Join(dir, "app")
+	outside, err := filepath.EvalSymlinks(filepath.Join(dir, "outside", "k.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := mustLoader(t, fs, filepath.Join(dir, "overlay"), RootOnly, nil)
+	base, err := overlay.New("../app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, l := range map[string]*Loader{"root": mustLoader(t, fs, app, RootOnly, nil), "base": base.(*Loader)} {
+		_, err := ReadKustomization(l, &bytes.Buffer{})
+		for _, want := range []string{
+			"unable to find one of ", " in directory '" + app + "'",
+			"security; file '" + filepath.Join(app, "kustomization.yaml") + "' is not in or below '" + app + "'",
+			"a symbolic link to '" + outside + "'",
+		} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: ReadKustomization = %v; want an error containing %q", what, err, want)
+			}
+		}
+	}
+	if k, err := ReadKustomization(mustLoader(t, fs, filepath.Join(dir, "inside"), RootOnly, nil), &bytes.Buffer{}); err != nil || k.NamePrefix != "in-" {
+		t.Errorf("a link inside the root: %v, %v; want it read", k, err)
+	}
+	keep := mustLoader(t, fs, app, RootOnly, nil)
+	if err := keep.SetLinks(KeepLinks); err != nil {
+		t.Fatal(err)
+	}
+	for what, l := range map[string]*Loader{"LoadRestrictionsNone": mustLoader(t, fs, app, None, nil), "KeepLinks": keep} {
+		if k, err := ReadKustomization(l, &bytes.Buffer{}); err != nil || k.NamePrefix != "out-" {
+			t.Errorf("%s: %v, %v; want the link read", what, k, err)
+		}
+	}
+}
+
 func TestReadKustomizationDeprecatedFields(t *testing.T) {
 	fs := krmtest.MemFS(t, map[string]string{
 		"/app/kustomization.yaml": `resources:

@@ -567,3 +567,39 @@ func TestVarErrorNamesItsDeclaration(t *testing.T) {
 		t.Errorf("from a snapshot: %v", err)
 	}
 }
+
+// An object nesting deeper than kustomize can print fails the build, as
+// kustomize's does: when its file is read (naming the file and the object),
+// or, made that deep by a patch, when it is printed (naming the object).
+func TestMaxDepth(t *testing.T) {
+	lists := func(depth int) string { // depth collections, the root counted
+		return "spec: " + strings.Repeat("[", depth-1) + "1" + strings.Repeat("]", depth-1) + "\n"
+	}
+	const head = "apiVersion: v1\nkind: Foo\nmetadata:\n  name: deep\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"read", map[string]string{
+			"/app/kustomization.yaml": "resources: [deep.yaml]\n",
+			"/app/deep.yaml":          head + lists(10001),
+		}, `accumulating resources from 'deep.yaml': deep.yaml: Foo "deep": yaml: exceeded max depth of 10000`},
+		{"patched", map[string]string{
+			"/app/kustomization.yaml": "resources: [deep.yaml]\npatches: [{path: patch.yaml}]\n",
+			"/app/deep.yaml":          head + lists(3),
+			"/app/patch.yaml":         head + lists(10001),
+		}, "Foo.v1.[noGrp]/deep.[noNs]: yaml: exceeded max depth of 10000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Build(krmtest.MemFS(t, tc.files), "/app", Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+				t.Errorf("got %.400v, want a short error containing %q", err, tc.want)
+			}
+		})
+	}
+	at := map[string]string{"/app/kustomization.yaml": "resources: [deep.yaml]\n", "/app/deep.yaml": head + lists(10000)}
+	if out, err := Build(krmtest.MemFS(t, at), "/app", Options{}); err != nil || !strings.HasPrefix(string(out), head+"spec:\n- - - ") {
+		t.Errorf("at the bound: %.200s, %v; want it printed", out, err)
+	}
+}
