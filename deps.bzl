@@ -12,14 +12,6 @@ def go_dependencies():
         sum = "h1:Ra4+bf83h2ztPIQYNP99R6m+Y7KfnARDfID+a+vLl4s=",
         version = "v1.0.1",
     )
-    go_repository(
-        name = "co_honnef_go_tools",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "honnef.co/go/tools",
-        sum = "h1:/hemPrYIhOhy8zYrNj+069zDB68us2sMGsfkFJO0iZs=",
-        version = "v0.0.0-20190523083050-ea95bdfd59fc",
-    )
 
     go_repository(
         name = "com_cyphar_go_pathrs",
@@ -100,8 +92,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/bazelbuild/buildtools",
-        sum = "h1:fmdo+fvvWlhldUcqkhAMpKndSxMN3vH5l7yow5cEaiQ=",
-        version = "v0.0.0-20220531122519-a43aed7014c8",
+        sum = "h1:njQAmjTv/YHRm/0Lfv9DXHFZ4MdT2IA/RKHTnqZkgDw=",
+        version = "v0.0.0-20250930140053-2eb4fccefb52",
     )
     go_repository(
         name = "com_github_bazelbuild_rules_go",
@@ -134,8 +126,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/bmatcuk/doublestar/v4",
-        sum = "h1:X0krlUVAVmtr2cRoTqR8aDMrDqnB36ht8wpWTiQ3jsA=",
-        version = "v4.0.2",
+        sum = "h1:X8jg9rRZmJd4yRy7ZeNDRnM+T3ZfHv15JiBJ/avrEXE=",
+        version = "v4.9.1",
     )
 
     go_repository(
@@ -163,14 +155,6 @@ def go_dependencies():
         sum = "h1:ZN+IMa753KfX5hd8vVaMixjnqRZ3y8CuJKRKj1xcsSM=",
         version = "v5.0.3",
     )
-    go_repository(
-        name = "com_github_census_instrumentation_opencensus_proto",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/census-instrumentation/opencensus-proto",
-        sum = "h1:glEXhBS5PSLLv4IXzLA5yPRVX4bilULVyxxbrfOtDAk=",
-        version = "v0.2.1",
-    )
 
     go_repository(
         name = "com_github_cespare_xxhash_v2",
@@ -188,14 +172,6 @@ def go_dependencies():
         sum = "h1:1Lwwip6Q2QGsAdl/ZKPCwTe9fe0CjlUbqj5bFNSjIRk=",
         version = "v1.0.2",
     )
-    go_repository(
-        name = "com_github_chzyer_logex",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/chzyer/logex",
-        sum = "h1:Swpa1K6QvQznwJRcfTfQJmTE72DqScAa40E+fbHEXEE=",
-        version = "v1.1.10",
-    )
 
     go_repository(
         name = "com_github_chzyer_readline",
@@ -204,22 +180,6 @@ def go_dependencies():
         importpath = "github.com/chzyer/readline",
         sum = "h1:upd/6fQk4src78LMRzh5vItIt361/o4uq553V8B5sGI=",
         version = "v1.5.1",
-    )
-    go_repository(
-        name = "com_github_chzyer_test",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/chzyer/test",
-        sum = "h1:q763qf9huN11kDQavWsoZXJNW3xEE4JJyHa5Q25/sd8=",
-        version = "v0.0.0-20180213035817-a1ea475d72b1",
-    )
-    go_repository(
-        name = "com_github_client9_misspell",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/client9/misspell",
-        sum = "h1:ta993UF76GwbvJcIo3Y68y/M3WxlpEHPWIGDkJYwzJI=",
-        version = "v0.3.4",
     )
 
     go_repository(
@@ -395,7 +355,6 @@ def go_dependencies():
         sum = "h1:/G9QYbddjL25KvtKTv3an9lx6VBE2cnb8wp1vEGNYGI=",
         version = "v0.1.0",
     )
-
     go_repository(
         name = "com_github_envoyproxy_protoc_gen_validate",
         build_config = "@rules_krm//:WORKSPACE",
@@ -691,14 +650,6 @@ def go_dependencies():
         importpath = "github.com/golang-jwt/jwt/v5",
         sum = "h1:kYf81DTWFe7t+1VvL7eS+jKFVWaUnK9cB1qbwn63YCY=",
         version = "v5.3.1",
-    )
-    go_repository(
-        name = "com_github_golang_mock",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "github.com/golang/mock",
-        sum = "h1:G5FRp8JnTd7RQH5kemVNlMeyXQAztQ3mOWV95KxsXH8=",
-        version = "v1.1.1",
     )
 
     go_repository(
@@ -1479,14 +1430,6 @@ def go_dependencies():
         sum = "h1:HzHnuAF1plUN2zGlAFHbSQP2qJ0ZAD3XF5XD7OesXRQ=",
         version = "v1.2.0",
     )
-    go_repository(
-        name = "com_google_cloud_go",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "cloud.google.com/go",
-        sum = "h1:e0WKqKTd5BnrG8aKH3J3h+QvEIQtSUcf2n5UZ5ZgLtQ=",
-        version = "v0.26.0",
-    )
 
     go_repository(
         name = "com_google_cloud_go_compute_metadata",
@@ -2038,22 +1981,6 @@ def go_dependencies():
         sum = "h1:X8HyonnLxrmAbdeMIEGEJVZ/yg6WykLZyAZmpCLSfMA=",
         version = "v0.0.0-20260908191801-89a6a09411d5",
     )
-    go_repository(
-        name = "org_golang_google_appengine",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "google.golang.org/appengine",
-        sum = "h1:/wp5JvzpHIxhs/dumFmF7BXTf3Z+dd4uXta4kVyO508=",
-        version = "v1.4.0",
-    )
-    go_repository(
-        name = "org_golang_google_genproto",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "google.golang.org/genproto",
-        sum = "h1:+kGHl1aib/qcwaRi1CbqBZ1rk19r85MNUf8HaBghugY=",
-        version = "v0.0.0-20200526211855-cb27e3aa2013",
-    )
 
     go_repository(
         name = "org_golang_google_genproto_googleapis_api",
@@ -2103,14 +2030,6 @@ def go_dependencies():
         importpath = "golang.org/x/exp",
         sum = "h1:W3F4c+6OLc6H2lb//N1q4WpJkhzJCK5J6kUi1NTVXfM=",
         version = "v0.0.0-20260410095643-746e56fc9e2f",
-    )
-    go_repository(
-        name = "org_golang_x_lint",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "golang.org/x/lint",
-        sum = "h1:XQyxROzUlZH+WIQwySDgnISgOivlhjIEwaQaJEJrrN0=",
-        version = "v0.0.0-20190313153728-d0100b6bd8b3",
     )
 
     go_repository(
@@ -2184,8 +2103,8 @@ def go_dependencies():
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "golang.org/x/tools",
-        sum = "h1:loJ25fNOEhSXfHrpoGj91eCUThwdNX6u24rO1xnNteY=",
-        version = "v0.1.11",
+        sum = "h1:3+hClM1aLL5mjMKm5ovokw9epgRXPuu2tILgismM6RE=",
+        version = "v0.48.0",
     )
     go_repository(
         name = "org_golang_x_tools_go_expect",
@@ -2210,14 +2129,6 @@ def go_dependencies():
         importpath = "golang.org/x/tools/go/vcs",
         sum = "h1:cOIJqWBl99H1dH5LWizPa+0ImeeJq3t3cJjaeOWUAL4=",
         version = "v0.1.0-deprecated",
-    )
-    go_repository(
-        name = "org_golang_x_xerrors",
-        build_config = "@rules_krm//:WORKSPACE",
-        build_file_proto_mode = "disable_global",
-        importpath = "golang.org/x/xerrors",
-        sum = "h1:go1bK/D/BFZV2I8cIQd1NKEZ+0owSTG1fDTci4IqFcE=",
-        version = "v0.0.0-20200804184101-5ec99f83aff1",
     )
     go_repository(
         name = "org_gonum_v1_gonum",

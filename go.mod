@@ -5,8 +5,8 @@ go 1.26.0
 require (
 	github.com/Masterminds/sprig/v3 v3.3.0
 	github.com/bazelbuild/bazel-gazelle v0.26.0
-	github.com/bazelbuild/buildtools v0.0.0-20220531122519-a43aed7014c8
-	github.com/bmatcuk/doublestar/v4 v4.0.2
+	github.com/bazelbuild/buildtools v0.0.0-20250930140053-2eb4fccefb52
+	github.com/bmatcuk/doublestar/v4 v4.9.1
 	github.com/google/cel-go v0.29.2
 	github.com/spf13/pflag v1.0.10
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5

@@ -4,7 +4,7 @@
 # Rerun it after adding or removing Go packages, changing imports, or changing go.mod.
 #
 # With a modern Bazel (bzlmod), `bazel run //:gazelle_update` regenerates the BUILD files too;
-# deps.bzl is only used by the WORKSPACE build (Debian's Bazel 4.2.3).
+# deps.bzl is only used by the WORKSPACE build (Bazel 7 in WORKSPACE mode).
 set -euo pipefail
 
 GAZELLE_VERSION=v0.26.0
@@ -44,19 +44,6 @@ fi
 if ! grep -q 'kyaml-openapi-embed.patch' deps.bzl; then
   sed -i 's|^        importpath = "sigs.k8s.io/kustomize/kyaml",$|&\n        patch_args = ["-p1"],\n        patches = ["@rules_krm//bazel/patches:kyaml-openapi-embed.patch"],|' deps.bzl
 fi
-
-# @bazel_gazelle//repo (in every gazelle binary: //gazelle:gazelle_bin) depends on
-# @org_golang_x_tools//go/vcs, which x/tools removed after v0.1.12; go.mod selects a newer
-# x/tools (kube-openapi needs it) and finds go/vcs in its own module. Nothing rules_krm
-# builds with Bazel imports x/tools, so the WORKSPACE build pins the version gazelle v0.26.0
-# was released with.
-awk '
-  /^        name = "org_golang_x_tools",$/ { xtools = 1 }
-  xtools && /^        sum = / { $0 = "        sum = \"h1:loJ25fNOEhSXfHrpoGj91eCUThwdNX6u24rO1xnNteY=\"," }
-  xtools && /^        version = / { $0 = "        version = \"v0.1.11\","; xtools = 0 }
-  { print }
-' deps.bzl >deps.bzl.tmp
-mv deps.bzl.tmp deps.bzl
 
 # Every go_repository reads rules_krm's WORKSPACE (build_config) to learn, from its
 # `gazelle:repository_macro` directive, the repositories that deps.bzl declares: so gazelle

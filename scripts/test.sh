@@ -2,9 +2,9 @@
 # Runs every test of rules_krm: Go unit and differential tests, the tests against a real
 # kube-apiserver, the check that the goldens still equal a fresh kustomize v5.8.2 run, lint,
 # and the Bazel tests with Bazel 7.7.1 and bzlmod (bazel test //..., also with Bazel 8 and 9
-# behaviour; then the Go integration tests of dev/testing/integration: rule errors,
-# incrementality, disk cache, the prebuilt renderer, the e2e/bzlmod consumer, Gazelle on
-# whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
+# behaviour; the examples and goldens in WORKSPACE mode; then the Go integration tests of
+# dev/testing/integration: rule errors, incrementality, disk cache, the prebuilt renderer, the
+# e2e/bzlmod consumer, Gazelle on whole trees, remote cache; skipped with KRM_SKIP_BAZEL=1).
 # Installs what it needs (kustomize and buildifier into .bin/, kube-apiserver and etcd built
 # from Go modules, Bazel 7.7.1 in a Debian sid chroot, Debian's nginx).
 set -euo pipefail
@@ -51,6 +51,17 @@ if [[ -x scripts/bazel-test.sh && -z ${KRM_SKIP_BAZEL:-} ]]; then
   # Bazel 7.7.1 with bzlmod (scripts/install-bazel.sh: on these machines a Debian sid chroot).
   echo "== bazel test //... (Bazel 7.7.1, bzlmod; then --config=strict, Bazel 8 and 9 behaviour)"
   scripts/bazel-test.sh
+  # rules_krm's own WORKSPACE (docs/bazel.md). Its Go repositories are named as in deps.bzl,
+  # not as go_deps names them, so next to no action is shared with the stages above: a fresh
+  # machine fetches and compiles the renderer a second time (docs/performance.md). Hence the
+  # examples and goldens only.
+  echo "== bazel: WORKSPACE mode (Bazel 7.7.1, --noenable_bzlmod --enable_workspace): build and test //examples/... and the golden tests of rules/tests"
+  workspace_mode=(--noenable_bzlmod --enable_workspace)
+  scripts/bazel build "${workspace_mode[@]}" --disk_cache="$KRM_DISK_CACHE" //examples/...
+  golden_list=$(scripts/bazel query "${workspace_mode[@]}" 'kind("_krm_golden_test rule", //rules/tests/...)')
+  [[ -n $golden_list ]] || { echo "test.sh: the query found no golden test in rules/tests" >&2; exit 1; }
+  mapfile -t goldens <<<"$golden_list"
+  scripts/bazel test "${workspace_mode[@]}" --disk_cache="$KRM_DISK_CACHE" //examples/... "${goldens[@]}"
   # The integration tests in Go (dev/testing/integration, build tag bazel) drive Bazel
   # themselves, one stage each (-v: every check they pass is logged).
   integration=(go test -tags bazel -timeout 60m -count=1 -v ./dev/testing/integration)

@@ -6,8 +6,8 @@ load(":toolchain.bzl", "RUN_TOOLCHAIN_KWARGS")
 def _krm_stamp_setting_impl(ctx):
     return [KrmStampInfo(stamp = ctx.attr.stamp)]
 
-# `@rules_krm//rules:stamp` is one of these with `stamp = select()` on `--stamp`: Bazel 4
-# has no other way for a rule to see the flag.
+# `@rules_krm//rules:stamp` is one of these with `stamp = select()` on `--stamp`: a Starlark
+# rule has no public API that reads the flag.
 krm_stamp_setting = rule(
     implementation = _krm_stamp_setting_impl,
     doc = "Whether the build runs with `--stamp` (`stamp` is a select on a config_setting).",

@@ -8,9 +8,8 @@ KRM_TOOLCHAIN_TYPE = "@rules_krm//rules:toolchain_type"
 # Extra arguments of the ctx.actions.run calls that run the toolchain's renderer: the
 # toolchain it comes from, so that with automatic exec groups (--incompatible_auto_exec_groups)
 # the action runs on that toolchain's execution platform (a prebuilt renderer is a source
-# file: Bazel cannot tell where it comes from). Bazel 4.2.3 has no such parameter; Bazel 6
-# added it together with config_common.toolchain_type.
-RUN_TOOLCHAIN_KWARGS = {"toolchain": KRM_TOOLCHAIN_TYPE} if hasattr(config_common, "toolchain_type") else {}
+# file: Bazel cannot tell where it comes from).
+RUN_TOOLCHAIN_KWARGS = {"toolchain": KRM_TOOLCHAIN_TYPE}
 
 def tool_executable(ctx, tool):
     """The executable of a test or `bazel run` target that is a tool itself: a symlink to it under the target's name.

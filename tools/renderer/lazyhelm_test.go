@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/handoff"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/handoff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
 
 // The helper's file name and the variable naming another path: documented names.

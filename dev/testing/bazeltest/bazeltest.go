@@ -61,7 +61,7 @@ func Offline() bool {
 // `bazel` (from PATH).
 func Binary(root string) string {
 	if Offline() {
-		return filepath.Join(root, "bazel", "offline", "bazel7", "bin", "bazel")
+		return filepath.Join(root, "dev", "offline", "bazel7", "bin", "bazel")
 	}
 	return "bazel"
 }

@@ -150,7 +150,7 @@ func ConsumerModule(t T, root, src, dest, rulesKrm, renderer string) {
 	text := strings.Replace(string(b), override, fmt.Sprintf("path = %q", rulesKrm), 1)
 	var extra []string
 	if Offline() {
-		extra = append(extra, filepath.Join(root, "bazel", "offline", "bazel7", "consumer.MODULE.bazel"))
+		extra = append(extra, filepath.Join(root, "dev", "offline", "bazel7", "consumer.MODULE.bazel"))
 	}
 	if renderer == "source" {
 		extra = append(extra, filepath.Join(root, "e2e", "from-source.MODULE.bazel"))

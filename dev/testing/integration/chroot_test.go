@@ -21,7 +21,7 @@ func TestOfflineChroot(t *testing.T) {
 		t.Skip("KRM_OFFLINE=0: Bazel from PATH, no chroot")
 	}
 	root := bazeltest.Root(t)
-	scripts := filepath.Join(root, "bazel", "offline", "bazel7")
+	scripts := filepath.Join(root, "dev", "offline", "bazel7")
 	// Outside /tmp and the checkout, which are bound whole: this path gets a bind of its own.
 	parent, err := os.MkdirTemp("/var/tmp", "krm-chroot-test-")
 	if err != nil {

@@ -23,9 +23,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/publish"
-	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the goldens in testdata/")

@@ -17,10 +17,10 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
-	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/helm" // helmCharts cases
 	"github.com/rules-krm/rules_krm/dev/testtree"
 	"github.com/rules-krm/rules_krm/internal/textdiff"
+	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/helm" // helmCharts cases
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 var (

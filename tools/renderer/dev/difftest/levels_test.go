@@ -8,8 +8,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
 	"github.com/rules-krm/rules_krm/internal/textdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
 )
 
 // TestSnapshotLevels proves that rendering level by level through snapshots

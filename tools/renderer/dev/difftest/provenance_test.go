@@ -10,10 +10,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
-	"github.com/rules-krm/rules_krm/internal/textdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 // stripProvenance removes the provenance annotations from a stream, and an
@@ -23,12 +24,12 @@ func stripProvenance(b []byte) []byte {
 	var out bytes.Buffer
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if bytes.HasPrefix(l, []byte("    "+provenance.AnnotationPrefix)) {
+		if bytes.HasPrefix(l, []byte("    "+provmanifest.AnnotationPrefix)) {
 			continue
 		}
 		if bytes.Equal(l, []byte("  annotations:\n")) {
 			j := i + 1
-			for j < len(lines) && bytes.HasPrefix(lines[j], []byte("    "+provenance.AnnotationPrefix)) {
+			for j < len(lines) && bytes.HasPrefix(lines[j], []byte("    "+provmanifest.AnnotationPrefix)) {
 				j++
 			}
 			if j == len(lines) || !bytes.HasPrefix(lines[j], []byte("    ")) {
@@ -124,7 +125,7 @@ func TestProvenanceDifferential(t *testing.T) {
 // checkManifest checks a provenance manifest against the stream it describes.
 func checkManifest(t *testing.T, stream, manifest []byte) {
 	t.Helper()
-	m, err := provenance.ReadManifest(manifest)
+	m, err := provmanifest.ReadManifest(manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,17 +147,17 @@ func checkManifest(t *testing.T, stream, manifest []byte) {
 		} else if o.Origin.Generator == nil && (o.Origin.Path == "" || o.Origin.StartLine < 1 || o.Origin.EndLine < o.Origin.StartLine) {
 			t.Errorf("%s: bad origin %+v", o.ID, *o.Origin)
 		}
-		if d := provenance.Digest(o, m.Steps, files); d != o.InputsDigest {
+		if d := provmanifest.Digest(o, m.Steps, files); d != o.InputsDigest {
 			t.Errorf("%s: manifest entry hashes to %s, says %s", o.ID, d, o.InputsDigest)
 		}
 		anno := n.GetAnnotations()
-		if anno[provenance.DigestAnnotation] != o.InputsDigest {
-			t.Errorf("%s: digest annotation %q, manifest %q", o.ID, anno[provenance.DigestAnnotation], o.InputsDigest)
+		if anno[provmanifest.DigestAnnotation] != o.InputsDigest {
+			t.Errorf("%s: digest annotation %q, manifest %q", o.ID, anno[provmanifest.DigestAnnotation], o.InputsDigest)
 		}
-		if _, ok := anno[provenance.OriginAnnotation]; !ok {
+		if _, ok := anno[provmanifest.OriginAnnotation]; !ok {
 			t.Errorf("%s: no origin annotation", o.ID)
 		}
-		if _, ok := anno[provenance.TransformersAnnotation]; ok != (len(o.Transformers) > 0) {
+		if _, ok := anno[provmanifest.TransformersAnnotation]; ok != (len(o.Transformers) > 0) {
 			t.Errorf("%s: transformers annotation present=%v, %d transformers in the manifest", o.ID, ok, len(o.Transformers))
 		}
 		for _, p := range filesOf(o, m) {
@@ -173,7 +174,7 @@ func checkManifest(t *testing.T, stream, manifest []byte) {
 	}
 }
 
-func filesOf(o *provenance.Object, m *provenance.Manifest) []string {
+func filesOf(o *provmanifest.Object, m *provmanifest.Manifest) []string {
 	var out []string
 	if o.Origin != nil && o.Origin.Path != "" {
 		out = append(out, o.Origin.Path)

@@ -28,11 +28,11 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/dev/fuzztree"
+	"github.com/rules-krm/rules_krm/internal/textdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/dev/levels"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
-	"github.com/rules-krm/rules_krm/internal/textdiff"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 func main() { os.Exit(run()) }

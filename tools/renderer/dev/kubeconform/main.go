@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
 )
@@ -87,7 +88,7 @@ func run(out, version string, crdFiles []string) (int, error) {
 		return written, err
 	}
 	for _, o := range objs {
-		if str(o, "apiVersion") != "apiextensions.k8s.io/v1" || str(o, "kind") != "CustomResourceDefinition" {
+		if yamlnode.Scalar(yamlnode.Field(o.Node, "apiVersion")) != "apiextensions.k8s.io/v1" || yamlnode.Scalar(yamlnode.Field(o.Node, "kind")) != "CustomResourceDefinition" {
 			continue
 		}
 		group, kind, versions, err := validate.CRDVersions(o)
@@ -109,16 +110,6 @@ func run(out, version string, crdFiles []string) (int, error) {
 		}
 	}
 	return written, nil
-}
-
-// str is the string field f of an object ("" when not a string).
-func str(o validate.Object, f string) string {
-	for i := 0; i+1 < len(o.Node.Content); i += 2 {
-		if o.Node.Content[i].Value == f {
-			return o.Node.Content[i+1].Value
-		}
-	}
-	return ""
 }
 
 func gvJoin(group, version string) string {

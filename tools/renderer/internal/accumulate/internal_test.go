@@ -5,30 +5,22 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
-var rmf = resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
+var rmf = krmtest.NewFactory()
 
 func memLoader(t *testing.T, files map[string]string, dir string) *load.Loader {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l, err := load.NewLoader(fs, dir, load.RootOnly, nil)
+	l, err := load.NewLoader(krmtest.MemFS(t, files), dir, load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,24 +7,14 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
-
-func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
-	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return fs
-}
 
 // unmemoized renders dir the way kustomize does: every base accumulated
 // from its sources for every path that includes it.
@@ -137,7 +127,7 @@ func TestMemoizedBuildEqualsUnmemoized(t *testing.T) {
 		{"diamond with origins and transformations", diamond("buildMetadata: [originAnnotations, transformerAnnotations]\n")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := memFS(t, tc.files)
+			fs := krmtest.MemFS(t, tc.files)
 			want, err := unmemoized(t, fs, "/r/top")
 			if err != nil {
 				t.Fatal(err)
@@ -192,7 +182,7 @@ func TestMemoizedErrorsEqualUnmemoized(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := memFS(t, tc.files)
+			fs := krmtest.MemFS(t, tc.files)
 			_, want := unmemoized(t, fs, "/r/top")
 			_, got := render.Build(fs, "/r/top", render.Options{})
 			if want == nil || got == nil {

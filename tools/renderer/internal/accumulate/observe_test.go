@@ -11,12 +11,13 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 // watcher is an Observer that writes down what it is told.
@@ -80,7 +81,7 @@ buildMetadata: [managedByLabel]
 // watched renders /w with w watching, as render.Render does.
 func watched(t *testing.T, w *watcher) (string, []byte, error) {
 	t.Helper()
-	fs := memFS(t, watchedTree)
+	fs := krmtest.MemFS(t, watchedTree)
 	ldr, err := load.NewLoader(fs, "/w", load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/api/ifc"
 	"sigs.k8s.io/kustomize/api/resource"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/internal/kustref"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // parsed is one entry of `resources` read and parsed ahead of its turn,

@@ -544,7 +544,7 @@ func (t *Target) readResources(ldr ifc.Loader, path string) (resmap.ResMap, erro
 		return nil, err
 	}
 	list, err := load.ParseResources(t.env.Factory.RF(), data)
-	if errors.Is(err, load.ErrAliasExpansion) {
+	if errors.Is(err, load.ErrAliasExpansion) || errors.Is(err, load.ErrTooDeep) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/atomicfile"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/outdir"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 const buildUsage = `Usage: krm build DIR [flags]

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 // kustomizeBuildFlags are the flags of `kustomize build` (v5.8.2) that krm

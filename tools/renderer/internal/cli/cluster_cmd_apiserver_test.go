@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
 	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/cluster"
 )
 
 // The commands end to end against a server of the test's own: the context guard, apply with

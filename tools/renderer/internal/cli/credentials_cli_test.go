@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // What each cluster command prints (docs/cli.md#credentials): a hostile API server, reached

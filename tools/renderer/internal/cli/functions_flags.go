@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/execfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 // renderFunctions lets krm render run functions: under Bazel the

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
 
 // childEnv makes the test binary act as krm in the directory it names

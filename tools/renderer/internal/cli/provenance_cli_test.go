@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 func TestBuildProvenanceFlags(t *testing.T) {
@@ -25,7 +25,7 @@ func TestBuildProvenanceFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := provenance.ReadManifest(data)
+	m, err := provmanifest.ReadManifest(data)
 	if err != nil || m.Kustomization != "app" || m.Label != "//app:app" || len(m.Objects) != 1 {
 		t.Fatalf("manifest %v:\n%s", err, data)
 	}
@@ -126,12 +126,12 @@ func TestRenderProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := provenance.ReadManifest(data)
+	m, err := provmanifest.ReadManifest(data)
 	if err != nil || m.Label != "//app" || m.Objects[0].Origin.Label != "//base" || m.Objects[0].Origin.Path != "base/cm.yaml" {
 		t.Errorf("manifest %v:\n%s", err, data)
 	}
 	out, _ := os.ReadFile(manifests)
-	if !strings.Contains(string(out), provenance.DigestAnnotation+": "+m.Objects[0].InputsDigest) {
+	if !strings.Contains(string(out), provmanifest.DigestAnnotation+": "+m.Objects[0].InputsDigest) {
 		t.Errorf("manifests:\n%s", out)
 	}
 }

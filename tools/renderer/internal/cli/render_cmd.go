@@ -9,8 +9,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/atomicfile"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 const renderUsage = `Usage: krm render DIR --snapshot FILE [--manifests FILE] [--dep DIR=SNAPSHOT]... [flags]

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
 	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
 )
 
 func TestValidateCommand(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
@@ -129,5 +130,73 @@ func TestFlagfile(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "reading arguments from @") {
 		t.Errorf("missing flagfile: %v %s", err, out)
+	}
+}
+
+// TestWorkerRefusesStdin: a request that names /dev/stdin (the worker's
+// stdin is the protocol) as its inputs manifest, a declared input or (by a
+// link) a dep's snapshot gets an error naming it, and the worker goes on
+// serving:
+// reading it would swallow the next requests or, Bazel keeping the pipe
+// open, wait for ever.
+func TestWorkerRefusesStdin(t *testing.T) {
+	dir := workerTree(t)
+	if err := os.Symlink("/dev/stdin", filepath.Join(dir, "snapshot.json")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], worker.Flag)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("worker: %v", err)
+		}
+	}()
+	r := bufio.NewReader(stdout)
+	for i, args := range [][]string{
+		{"render", "app", "--inputs", "/dev/stdin", "--manifests", "one.yaml"},
+		{"render", "app", "--input", "app/kustomization.yaml\t/dev/stdin", "--manifests", "two.yaml"},
+		{"render", "app", "--input", "app/kustomization.yaml", "--input", "app/cm.yaml", "--dep", "base=snapshot.json", "--manifests", "three.yaml"},
+		{"render", "app", "--input", "app/kustomization.yaml", "--input", "app/cm.yaml", "--manifests", "four.yaml"},
+	} {
+		if err := worker.WriteRequest(stdin, int32(i), args...); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan worker.Response, 1)
+		go func() {
+			resp, err := worker.ReadResponse(r)
+			if err != nil {
+				resp.Output = err.Error()
+				resp.ExitCode = -1
+			}
+			got <- resp
+		}()
+		select {
+		case resp := <-got:
+			if i == 3 {
+				if resp.ExitCode != 0 {
+					t.Errorf("request %d after the refused ones: %+v; want the worker still serving", i, resp)
+				}
+				continue
+			}
+			if resp.ExitCode == 0 || !strings.Contains(resp.Output, ": not a regular file") {
+				t.Errorf("request %d (%s): %+v; want an error naming /dev/stdin", i, strings.Join(args, " "), resp)
+			}
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("request %d (%s): no response after 20s: the worker reads its protocol pipe", i, strings.Join(args, " "))
+		}
 	}
 }

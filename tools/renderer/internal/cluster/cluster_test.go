@@ -120,6 +120,9 @@ func TestReadManifestsBounds(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("got %v, want %q", err, c.msg)
 			}
+			if !errors.Is(err, yamlread.ErrMalformed) { // the commands exit 2
+				t.Errorf("%v is not yamlread.ErrMalformed", err)
+			}
 		})
 	}
 	big := strings.NewReader(strings.Repeat("#", yamlread.MaxFileBytes+1))

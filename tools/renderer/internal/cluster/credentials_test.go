@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 )
 
 // What the credentials tests send and must never see leave: a Secret's value, and each kind

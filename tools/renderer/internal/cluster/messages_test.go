@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
 // echoStatus is a Kubernetes Status whose message quotes the request's Authorization header,

@@ -58,13 +58,24 @@ func ReadManifests(paths []string, stdin io.Reader) ([]*Object, error) {
 		}
 		for _, o := range fileObjs {
 			if first, dup := seen[o.ID()]; dup {
-				return nil, fmt.Errorf("%s: %s is also in %s: an object can be applied once", p, o, first)
+				return nil, malformed("%s: %s is also in %s: an object can be applied once", p, o, first)
 			}
 			seen[o.ID()] = p
 			objs = append(objs, o)
 		}
 	}
 	return objs, nil
+}
+
+// inputError is manifests krm cannot apply: like the bounds' errors, it is
+// yamlread.ErrMalformed (the commands exit 2), with msg as its text.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+func (e *inputError) Unwrap() error { return yamlread.ErrMalformed }
+
+func malformed(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
 }
 
 func parseObjects(data []byte) ([]*Object, error) {
@@ -76,14 +87,14 @@ func parseObjects(data []byte) ([]*Object, error) {
 	for i, n := range nodes {
 		j, err := yaml.NewRNode(n).MarshalJSON()
 		if err != nil {
-			return nil, fmt.Errorf("object %d: %w", i+1, err)
+			return nil, malformed("object %d: %v", i+1, err)
 		}
 		u := &unstructured.Unstructured{}
 		if err := u.UnmarshalJSON(j); err != nil {
-			return nil, fmt.Errorf("object %d: %w", i+1, err)
+			return nil, malformed("object %d: %v", i+1, err)
 		}
 		if u.GetAPIVersion() == "" || u.GetKind() == "" || u.GetName() == "" {
-			return nil, fmt.Errorf("object %d: needs apiVersion, kind and metadata.name", i+1)
+			return nil, malformed("object %d: needs apiVersion, kind and metadata.name", i+1)
 		}
 		objs = append(objs, &Object{Unstructured: u})
 	}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 )
 
 // A server URL's userinfo (user:password@, TOKEN@) is printed nowhere: not where the session

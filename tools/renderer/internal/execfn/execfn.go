@@ -67,7 +67,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 // maxStderr bounds the stderr quoted in an error.
@@ -108,11 +110,6 @@ func New(rt krmfn.Runtime, declared *Registry) *Plugin {
 // resolver is what the renderer's loader offers beyond ifc.Loader.
 type resolver interface {
 	Resolve(path string) (string, error)
-}
-
-// fileRecorder is what a provenance-recording loader offers (load.Recorder).
-type fileRecorder interface {
-	RecordFile(abs string, content []byte)
 }
 
 // Config reads the config object and finds the executable it names.
@@ -156,7 +153,7 @@ func (p *Plugin) Config(h *resmap.PluginHelpers, c []byte) error {
 		// the step read (at its own path, which krm trace can check in the
 		// workspace: bazel-out/...), so a rebuilt function changes the
 		// digests of the objects it changed.
-		if rec, ok := ldr.(fileRecorder); ok {
+		if rec, ok := ldr.(load.FileRecorder); ok {
 			b, err := os.ReadFile(d.exe)
 			if err != nil {
 				return fmt.Errorf("%s: exec path %q: declared executable: %w", p.name, rel, err)
@@ -382,19 +379,11 @@ func errorResults(out []byte) string {
 	}
 	var lines []string
 	for _, r := range results.YNode().Content {
-		n := yaml.NewRNode(r)
-		sev := field(n, "severity")
+		sev := yamlnode.Text(yamlnode.Field(r, "severity"))
 		if sev != "" && sev != "error" {
 			continue
 		}
-		lines = append(lines, "  "+field(n, "message"))
+		lines = append(lines, "  "+yamlnode.Text(yamlnode.Field(r, "message")))
 	}
 	return strings.Join(lines, "\n")
-}
-
-func field(n *yaml.RNode, name string) string {
-	if f := n.Field(name); f != nil {
-		return yaml.GetValue(f.Value)
-	}
-	return ""
 }

@@ -7,13 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
@@ -54,8 +52,7 @@ func helpers(t *testing.T, dir string, hint load.MissingHint) *resmap.PluginHelp
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmf := resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
-	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(), rmf, types.DisabledPluginConfig())
+	return krmtest.PluginHelpers(ldr, types.DisabledPluginConfig())
 }
 
 // config is a function config running fn/<name>.
@@ -81,11 +78,7 @@ func configure(t *testing.T, h *resmap.PluginHelpers, cfg string) *Plugin {
 // configureDeclared configures a function of a build that declared reg.
 func configureDeclared(t *testing.T, h *resmap.PluginHelpers, cfg string, reg *Registry) *Plugin {
 	t.Helper()
-	p := New(krmfn.Runtime{}, reg)
-	if err := p.Config(h, []byte(cfg)); err != nil {
-		t.Fatalf("Config: %v", err)
-	}
-	return p
+	return krmtest.Configure(t, New(krmfn.Runtime{}, reg), h, cfg)
 }
 
 const input = `apiVersion: apps/v1
@@ -109,11 +102,7 @@ spec:
 
 func resMap(t *testing.T, h *resmap.PluginHelpers) resmap.ResMap {
 	t.Helper()
-	m, err := h.ResmapFactory().NewResMapFromBytes([]byte(input))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return krmtest.ResMap(t, h.ResmapFactory(), input)
 }
 
 func yamlOf(t *testing.T, m resmap.ResMap) string {

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
@@ -42,12 +42,7 @@ func mustParse(t *testing.T, y string) *Config {
 
 func loader(t *testing.T, files map[string]string) *load.Loader {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fs := krmtest.MemFS(t, files)
 	if err := fs.MkdirAll("/app"); err != nil {
 		t.Fatal(err)
 	}

@@ -10,14 +10,13 @@ import (
 
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/filters/nameref"
-	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
@@ -25,7 +24,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
-var rmf = resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
+var rmf = krmtest.NewFactory()
 
 func newEnv() *accumulate.Env {
 	return &accumulate.Env{
@@ -39,13 +38,7 @@ func newEnv() *accumulate.Env {
 // accumulateTree accumulates the kustomization in dir of an in-memory tree.
 func accumulateTree(t *testing.T, files map[string]string, dir string) (*accumulate.Accumulation, *resmap.PluginHelpers) {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ldr, err := load.NewLoader(fs, dir, load.RootOnly, nil)
+	ldr, err := load.NewLoader(krmtest.MemFS(t, files), dir, load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +113,7 @@ func kustomizeNameRefs(m resmap.ResMap, backRefs fieldspec.NameBackReferences) e
 func yamlOf(t *testing.T, m resmap.ResMap) string {
 	t.Helper()
 	m.RemoveBuildAnnotations()
-	b, err := m.AsYaml()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return krmtest.YAML(t, m)
 }
 
 const nameRefApp = `apiVersion: apps/v1

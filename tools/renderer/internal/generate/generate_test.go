@@ -4,26 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
 func setup(t *testing.T, kust string, files map[string]string) (*types.Kustomization, *resmap.PluginHelpers) {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
 	files["/app/kustomization.yaml"] = kust
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ldr, err := load.NewLoader(fs, "/app", load.RootOnly, nil)
+	ldr, err := load.NewLoader(krmtest.MemFS(t, files), "/app", load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,9 +22,7 @@ func setup(t *testing.T, kust string, files map[string]string) (*types.Kustomiza
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(),
-		resmap.NewFactory(resource.NewFactory(&hasher.Hasher{})), types.DisabledPluginConfig())
-	return &k.Kustomization, h
+	return &k.Kustomization, krmtest.PluginHelpers(ldr, types.DisabledPluginConfig())
 }
 
 func generateAll(t *testing.T, gens []Generator) (kinds []string, out string) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -43,8 +44,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // loadChart reads the chart named by c from home: the directory <name>, as
 // kustomize requires, or else a packaged chart <name>-<version>.tgz or
 // <name>.tgz (what `helm package` writes, e.g. from another Bazel rule).
-// Every file is read through ldr. A chart that is not there is an error that
-// says how to vendor it: builds never pull charts.
+// The chart is read from ldr's file system without the load restrictor, as
+// kustomize's helm reads it: chartHome may be outside the kustomization root
+// (a shared directory of charts). Under Bazel that file system holds only
+// the declared inputs. A chart that is not there is an error that says how
+// to vendor it: builds never pull charts.
 func loadChart(ldr ifc.Loader, home string, c types.HelmChart) (*localChart, error) {
 	fl, ok := ldr.(fsLoader)
 	if !ok {
@@ -62,7 +66,7 @@ func loadChart(ldr ifc.Loader, home string, c types.HelmChart) (*localChart, err
 	archives = append(archives, dir+".tgz")
 	for _, a := range archives {
 		if fs.Exists(a) && !fs.IsDir(a) {
-			return loadArchive(ldr, a)
+			return loadArchive(ldr, fs, a)
 		}
 	}
 	return nil, notVendored(ldr, home, c)
@@ -80,10 +84,7 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 	rules.AddDefaults()
 	lc := &localChart{dir: dir}
 	var files []*loader.BufferedFile
-	err := fs.Walk(dir, func(path string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
+	err := walkChart(fs, dir, func(path string, fi os.FileInfo) error {
 		name, _ := filepath.Rel(dir, path)
 		if name == "." {
 			return nil
@@ -98,7 +99,11 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 		if rules.Ignore(name, fi) {
 			return nil
 		}
-		data, err := ldr.Load(path)
+		// Helm's message; reading a FIFO or a device would block or never end.
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", path)
+		}
+		data, err := readFile(ldr, fs, path)
 		if err != nil {
 			return err
 		}
@@ -120,8 +125,61 @@ func loadDir(ldr ifc.Loader, fs filesys.FileSystem, dir string) (*localChart, er
 	return lc, nil
 }
 
-func loadArchive(ldr ifc.Loader, path string) (*localChart, error) {
-	b, err := ldr.Load(path)
+// maxLinks bounds how many symbolic links to directories a chart walk
+// follows one inside another, as the OS's limit ends Helm's walk of links.
+const maxLinks = 40
+
+// walkChart calls fn for dir and everything below it, in lexical order, as
+// Helm's loader walks a chart directory (its sympath.Walk, which kustomize's
+// helm uses): dir and every symbolic link in it, to a file or a directory,
+// are followed and visited under their own path, with the information of
+// what they lead to. A link to a directory that contains it is an error
+// (helm would walk it until the OS refuses).
+func walkChart(fs filesys.FileSystem, dir string, fn func(path string, fi os.FileInfo) error) error {
+	real, f, err := fs.CleanedAbs(dir)
+	if err != nil {
+		return err
+	}
+	if f != "" {
+		return fmt.Errorf("'%s' is not a directory", dir)
+	}
+	return walkLinked(fs, dir, string(real), []filesys.ConfirmedDir{real}, fn)
+}
+
+// walkLinked walks real (a path whose links are resolved) under the name
+// path; entered are the directories the links followed so far lead to.
+func walkLinked(fs filesys.FileSystem, path, real string, entered []filesys.ConfirmedDir, fn func(string, os.FileInfo) error) error {
+	return fs.Walk(real, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(real, p)
+		if err != nil {
+			return err
+		}
+		at := filepath.Join(path, rel)
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return fn(at, fi)
+		}
+		d, f, err := fs.CleanedAbs(p)
+		if err != nil {
+			return fmt.Errorf("following symbolic link %s: %w", at, err)
+		}
+		if f != "" {
+			return walkLinked(fs, at, d.Join(f), entered, fn)
+		}
+		if filesys.ConfirmedDir(filepath.Dir(p)).HasPrefix(d) || slices.ContainsFunc(entered, func(e filesys.ConfirmedDir) bool { return e.HasPrefix(d) }) {
+			return fmt.Errorf("%s is a symbolic link to a directory that contains it (%s)", at, d)
+		}
+		if len(entered) > maxLinks {
+			return fmt.Errorf("%s: more than %d symbolic links to directories inside one another", at, maxLinks)
+		}
+		return walkLinked(fs, at, string(d), append(slices.Clip(entered), d), fn)
+	})
+}
+
+func loadArchive(ldr ifc.Loader, fs filesys.FileSystem, path string) (*localChart, error) {
+	b, err := readFile(ldr, fs, path)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +194,20 @@ func readIfExists(ldr ifc.Loader, fs filesys.FileSystem, path string) ([]byte, e
 	if !fs.Exists(path) {
 		return nil, nil
 	}
-	return ldr.Load(path)
+	return readFile(ldr, fs, path)
+}
+
+// readFile reads a chart file from fs, past the load restrictor, and
+// records it as the step's input when ldr records them (provenance).
+func readFile(ldr ifc.Loader, fs filesys.FileSystem, path string) ([]byte, error) {
+	b, err := fs.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if rec, ok := ldr.(load.FileRecorder); ok {
+		rec.RecordFile(path, b)
+	}
+	return b, nil
 }
 
 // notVendored is the error for a chart that is not in chartHome. Without a

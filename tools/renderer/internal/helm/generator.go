@@ -1,8 +1,8 @@
 // Package helm is kustomize's HelmChartInflationGenerator (the helmCharts
 // field) rendered in-process with Helm's Go packages: no helm binary, no
-// cluster, no network. Charts are read through the kustomization's loader,
-// so only declared inputs are used, from a chart directory or a packaged
-// chart (.tgz) under chartHome.
+// cluster, no network. A chart directory or packaged chart (.tgz) under
+// chartHome is read, like kustomize's, without the load restrictor (under
+// Bazel, from the declared inputs only); values files go through the loader.
 package helm
 
 import (

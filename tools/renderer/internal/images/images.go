@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
 )
 
 // Spec is one `--image` flag: a kustomize images entry whose digest and new
@@ -162,10 +162,10 @@ func Append(k *types.Kustomization, rs []Resolved) {
 
 // Pinned is what provenance records of each entry: the image and the
 // source of its digest.
-func Pinned(rs []Resolved) []provenance.PinnedImage {
-	out := make([]provenance.PinnedImage, len(rs))
+func Pinned(rs []Resolved) []observe.PinnedImage {
+	out := make([]observe.PinnedImage, len(rs))
 	for i, r := range rs {
-		out[i] = provenance.PinnedImage{Name: r.Image.Name, NewName: r.Image.NewName, Digest: r.Image.Digest, Source: r.Source}
+		out[i] = observe.PinnedImage{Name: r.Image.Name, NewName: r.Image.NewName, Digest: r.Image.Digest, Source: r.Source}
 	}
 	return out
 }

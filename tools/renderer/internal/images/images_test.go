@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 )
 
 const digestA = "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -44,18 +45,13 @@ func TestParse(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	fs := filesys.MakeFsInMemory()
-	for path, content := range map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"frontend.digest": digestA + "\n",
 		"repo.txt":        "registry.example.com/team/frontend\n",
 		"bad.digest":      "sha256:abc\n",
 		"tag.repo":        "registry.example.com/x@sha256:1\n",
 		"two.repo":        "a\nb\n",
-	} {
-		if err := fs.WriteFile(path, []byte(content)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	got, err := Resolve(fs, []Spec{
 		{Name: "frontend", DigestFile: "frontend.digest", NewNameFile: "repo.txt", Source: "//app:frontend.digest"},
 		{Name: "worker", Digest: digestA, NewName: "w", NewTag: "v1"},

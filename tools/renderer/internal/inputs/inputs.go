@@ -74,7 +74,7 @@ func New(root string, files []File) (*FS, error) {
 // the tree and where to read it separated by a tab (a line without a tab is
 // both). This is the format of krm render --inputs.
 func ReadManifest(name string) ([]File, error) {
-	data, err := os.ReadFile(name)
+	data, err := readRegular(name)
 	if err != nil {
 		return nil, err
 	}
@@ -266,13 +266,34 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	if file.Src == "" {
 		return append([]byte(nil), file.Data...), nil
 	}
-	data, err := os.ReadFile(file.Src)
+	data, err := readRegular(file.Src)
 	if err != nil {
 		// Bazel provides every declared input: a failure here is the
 		// executor's, not the user's.
 		return nil, fmt.Errorf("reading declared input %s: %w", file.Path, err)
 	}
 	return data, nil
+}
+
+// readRegular reads the file name, which must be a regular file once its
+// links are followed: reading a pipe or a device would block or never end,
+// and /dev/stdin is a persistent worker's protocol.
+func readRegular(name string) ([]byte, error) {
+	if err := checkRegular(name); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(name)
+}
+
+func checkRegular(name string) error {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (mode %s): a render reads regular files only", name, fi.Mode().Type())
+	}
+	return nil
 }
 
 // Open opens a declared file for reading.
@@ -282,6 +303,9 @@ func (f *FS) Open(name string) (filesys.File, error) {
 		return nil, f.notExist("open", name)
 	}
 	if file.Src != "" {
+		if err := checkRegular(file.Src); err != nil {
+			return nil, err
+		}
 		return os.Open(file.Src)
 	}
 	return &memFile{Reader: bytes.NewReader(file.Data), name: path.Base(file.Path), size: int64(len(file.Data))}, nil

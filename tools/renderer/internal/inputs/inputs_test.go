@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // tree writes files under a temporary directory, which it makes the
@@ -268,5 +270,37 @@ func TestRel(t *testing.T) {
 		if got := f.Rel(in); got != want {
 			t.Errorf("Rel(%s) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// A declared input, a manifest or a snapshot that is not a regular file (a
+// named pipe; /dev/stdin, a worker's protocol) is refused, naming it,
+// before it is opened: reading it would block.
+func TestNonRegularFilesRefused(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := New(dir, []File{{Path: "app/kustomization.yaml", Src: pipe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []error, 1)
+	go func() {
+		_, readErr := f.ReadFile(filepath.Join(dir, "app/kustomization.yaml"))
+		_, openErr := f.Open(filepath.Join(dir, "app/kustomization.yaml"))
+		_, manifestErr := ReadManifest(pipe)
+		done <- []error{readErr, openErr, manifestErr}
+	}()
+	select {
+	case errs := <-done:
+		for i, err := range errs {
+			if err == nil || !strings.Contains(err.Error(), pipe+": not a regular file") {
+				t.Errorf("read %d: got %v, want an error naming the pipe", i, err)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("still reading the pipe after 10s")
 	}
 }

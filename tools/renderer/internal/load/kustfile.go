@@ -26,12 +26,28 @@ type Kustomization struct {
 func ReadKustomization(l *Loader, warn io.Writer) (*Kustomization, error) {
 	var content []byte
 	var name string
+	var refused error
 	matches := 0
 	for _, kf := range konfig.RecognizedKustomizationFileNames() {
-		if !l.fs.Exists(l.root.Join(kf)) {
+		path := l.root.Join(kf)
+		if !l.fs.Exists(path) {
 			continue
 		}
-		c, err := l.fs.ReadFile(l.root.Join(kf))
+		read := path
+		if l.restrictor == RootOnly {
+			// The root check of every other file: kustomize's loader refuses a
+			// kustomization file that is a link out of its directory, which
+			// then has none.
+			r, err := l.confine(path, path)
+			if err != nil {
+				if refused == nil {
+					refused = err
+				}
+				continue
+			}
+			read = r
+		}
+		c, err := l.fs.ReadFile(read)
 		if err != nil {
 			return nil, err
 		}
@@ -40,9 +56,12 @@ func ReadKustomization(l *Loader, warn io.Writer) (*Kustomization, error) {
 	}
 	switch matches {
 	case 0:
-		return nil, l.withHint("kustomization.yaml", fmt.Errorf(
-			"unable to find one of %s in directory '%s'",
-			quoteAll(konfig.RecognizedKustomizationFileNames()), l.root))
+		missing := fmt.Errorf("unable to find one of %s in directory '%s'",
+			quoteAll(konfig.RecognizedKustomizationFileNames()), l.root)
+		if refused != nil {
+			return nil, fmt.Errorf("%w: %w", missing, refused)
+		}
+		return nil, l.withHint("kustomization.yaml", missing)
 	case 1:
 	default:
 		return nil, fmt.Errorf("found multiple kustomization files under: %s", l.root)

@@ -11,25 +11,9 @@ import (
 
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-)
 
-// memFS returns an in-memory file system holding files (absolute path -> content).
-func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
-	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if strings.HasSuffix(p, "/") {
-			if err := fs.MkdirAll(p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return fs
-}
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
+)
 
 func mustLoader(t *testing.T, fs filesys.FileSystem, dir string, r Restrictor, hint MissingHint) *Loader {
 	t.Helper()
@@ -73,7 +57,7 @@ func TestParseRestrictor(t *testing.T) {
 }
 
 func TestNewLoader(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/app/kustomization.yaml": "resources: []\n",
 		"/app/file.yaml":          "a: b\n",
 	})
@@ -102,7 +86,7 @@ func TestNewLoader(t *testing.T) {
 }
 
 func TestLoadRestrictor(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/repo/app/kustomization.yaml": "x",
 		"/repo/app/a.yaml":             "in root",
 		"/repo/app/sub/b.yaml":         "in subdir",
@@ -154,7 +138,7 @@ func TestLoadRestrictor(t *testing.T) {
 }
 
 func TestLoadRemoteIsErrRemote(t *testing.T) {
-	l := mustLoader(t, memFS(t, map[string]string{"/app/k": ""}), "/app", None, nil)
+	l := mustLoader(t, krmtest.MemFS(t, map[string]string{"/app/k": ""}), "/app", None, nil)
 	for _, p := range []string{"github.com/org/repo/x.yaml", "https://example.com/x.yaml"} {
 		if _, err := l.Load(p); !errors.Is(err, ErrRemote) {
 			t.Errorf("Load(%q) error = %v, want ErrRemote", p, err)
@@ -243,7 +227,7 @@ func TestLoadKeepLinks(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/r/overlay/kustomization.yaml":      "x",
 		"/r/overlay/sub/kustomization.yaml":  "x",
 		"/r/base/kustomization.yaml":         "x",
@@ -289,7 +273,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNewCycleThroughReferrers(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/r/a/kustomization.yaml":   "x",
 		"/r/b/kustomization.yaml":   "x",
 		"/r/c/kustomization.yaml":   "x",
@@ -339,7 +323,7 @@ func TestNewCycleThroughReferrers(t *testing.T) {
 }
 
 func TestMissingHint(t *testing.T) {
-	fs := memFS(t, map[string]string{"/app/a.yaml": "x", "/app/sub/kustomization.yaml": "x"})
+	fs := krmtest.MemFS(t, map[string]string{"/app/a.yaml": "x", "/app/sub/kustomization.yaml": "x"})
 	var asked []string
 	hint := func(_, p string) string {
 		asked = append(asked, p)
@@ -383,7 +367,7 @@ func TestMissingHint(t *testing.T) {
 // to tell a Bazel user which file to declare, so it should get the path as
 // written.
 func TestMissingHintGetsPathAsWritten(t *testing.T) {
-	fs := memFS(t, map[string]string{"/app/a.yaml": "x"})
+	fs := krmtest.MemFS(t, map[string]string{"/app/a.yaml": "x"})
 	for _, r := range []Restrictor{RootOnly, None} {
 		var asked []string
 		l := mustLoader(t, fs, "/app", r, func(_, p string) string { asked = append(asked, p); return "h" })
@@ -397,7 +381,7 @@ func TestMissingHintGetsPathAsWritten(t *testing.T) {
 func TestReadKustomizationFileNames(t *testing.T) {
 	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
 		t.Run(name, func(t *testing.T) {
-			fs := memFS(t, map[string]string{
+			fs := krmtest.MemFS(t, map[string]string{
 				"/app/" + name: "namePrefix: p-\nresources:\n- a.yaml\n",
 			})
 			k, err := ReadKustomization(mustLoader(t, fs, "/app", RootOnly, nil), &bytes.Buffer{})
@@ -481,7 +465,7 @@ func TestReadKustomizationErrors(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := mustLoader(t, memFS(t, tc.files), "/app", RootOnly, tc.hint)
+			l := mustLoader(t, krmtest.MemFS(t, tc.files), "/app", RootOnly, tc.hint)
 			_, err := ReadKustomization(l, &bytes.Buffer{})
 			if err == nil {
 				t.Fatal("no error")
@@ -495,8 +479,73 @@ func TestReadKustomizationErrors(t *testing.T) {
 	}
 }
 
+// A kustomization file that is a symbolic link out of its directory is
+// refused under RootOnly, as kustomize's loader refuses it (its directory
+// then has no kustomization), also for a base reached from an overlay; a
+// link that stays inside, LoadRestrictionsNone and KeepLinks (Bazel) read it.
+func TestReadKustomizationLinkOutOfRoot(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"outside/k.yaml":             "namePrefix: out-\n",
+		"inside/conf/k.yaml":         "namePrefix: in-\n",
+		"overlay/kustomization.yaml": "resources: [../app]\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"app/kustomization.yaml": "../outside/k.yaml", "inside/kustomization.yaml": "conf/k.yaml"} {
+		p := filepath.Join(dir, filepath.FromSlash(link))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs := filesys.MakeFsOnDisk()
+	app := filepath.Join(dir, "app")
+	outside, err := filepath.EvalSymlinks(filepath.Join(dir, "outside", "k.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := mustLoader(t, fs, filepath.Join(dir, "overlay"), RootOnly, nil)
+	base, err := overlay.New("../app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, l := range map[string]*Loader{"root": mustLoader(t, fs, app, RootOnly, nil), "base": base.(*Loader)} {
+		_, err := ReadKustomization(l, &bytes.Buffer{})
+		for _, want := range []string{
+			"unable to find one of ", " in directory '" + app + "'",
+			"security; file '" + filepath.Join(app, "kustomization.yaml") + "' is not in or below '" + app + "'",
+			"a symbolic link to '" + outside + "'",
+		} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: ReadKustomization = %v; want an error containing %q", what, err, want)
+			}
+		}
+	}
+	if k, err := ReadKustomization(mustLoader(t, fs, filepath.Join(dir, "inside"), RootOnly, nil), &bytes.Buffer{}); err != nil || k.NamePrefix != "in-" {
+		t.Errorf("a link inside the root: %v, %v; want it read", k, err)
+	}
+	keep := mustLoader(t, fs, app, RootOnly, nil)
+	if err := keep.SetLinks(KeepLinks); err != nil {
+		t.Fatal(err)
+	}
+	for what, l := range map[string]*Loader{"LoadRestrictionsNone": mustLoader(t, fs, app, None, nil), "KeepLinks": keep} {
+		if k, err := ReadKustomization(l, &bytes.Buffer{}); err != nil || k.NamePrefix != "out-" {
+			t.Errorf("%s: %v, %v; want the link read", what, k, err)
+		}
+	}
+}
+
 func TestReadKustomizationDeprecatedFields(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/app/kustomization.yaml": `resources:
 - r.yaml
 bases:
@@ -552,7 +601,7 @@ configMapGenerator:
 }
 
 func TestReadKustomizationComponent(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/c/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nnamePrefix: c-\n",
 	})
 	var warn bytes.Buffer

@@ -9,6 +9,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // ErrAliasExpansion is returned for YAML whose aliases would expand to far
@@ -23,18 +25,30 @@ const (
 	aliasRatio        = 100
 )
 
+// MaxDepth is how deep an object may nest maps and lists (yamlnode.MaxDepth).
+const MaxDepth = yamlnode.MaxDepth
+
+// ErrTooDeep is go-yaml's error for an object nested deeper than MaxDepth.
+var ErrTooDeep = yamlnode.ErrTooDeep
+
 // ParseNodes parses a YAML stream into nodes exactly as kyaml's
 // kio.FromBytes does (which kustomize uses for every resource file), but
 // de-anchors only the documents that need it: kyaml's de-anchoring deep-copies
 // every mapping of every document. Documents with anchors, aliases or merge
-// keys get kyaml's own de-anchoring, so nodes and bytes stay the same.
+// keys get kyaml's own de-anchoring, so nodes and bytes stay the same. An
+// object nesting deeper than MaxDepth is an error naming it (kustomize's
+// build would fail printing it; the same walk finds both).
 func ParseNodes(data []byte) ([]*yaml.RNode, error) {
 	nodes, err := (&kio.ByteReader{OmitReaderAnnotations: true, Reader: bytes.NewReader(data)}).Read()
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range nodes {
-		if !needsDeAnchor(n.YNode()) {
+		deAnchor, deep := scan(n.YNode(), 0)
+		if deep {
+			return nil, fmt.Errorf("%s %q: %w: it nests maps and lists deeper than that, which kustomize cannot print", n.GetKind(), n.GetName(), ErrTooDeep)
+		}
+		if !deAnchor {
 			continue
 		}
 		if size := expandedSize(n.YNode(), map[*yaml.Node]int{}); size > MaxAliasExpansion && size > aliasRatio*countNodes(n.YNode()) {
@@ -88,26 +102,32 @@ func wrap(nodes []*yaml.RNode) []*resource.Resource {
 	return out
 }
 
-// needsDeAnchor reports whether kyaml's de-anchoring would change n: it
-// clears anchors, expands aliases and merge keys, and (because it rebuilds
-// each mapping by setting its keys one by one) gives every key written more
-// than once the value of its last occurrence, and drops `<<` keys.
-func needsDeAnchor(n *yaml.Node) bool {
+// scan reports whether kyaml's de-anchoring would change n: it clears
+// anchors, expands aliases and merge keys, and (because it rebuilds each
+// mapping by setting its keys one by one) gives every key written more than
+// once the value of its last occurrence, and drops `<<` keys. It also
+// reports whether n, depth collections below its document's root, nests
+// collections deeper than MaxDepth.
+func scan(n *yaml.Node, depth int) (deAnchor, tooDeep bool) {
 	if n == nil {
-		return false
+		return false, false
 	}
-	if n.Anchor != "" || n.Kind == yaml.AliasNode {
-		return true
-	}
-	if n.Kind == yaml.MappingNode && mappingNeedsDeAnchor(n.Content) {
-		return true
+	deAnchor = n.Anchor != "" || n.Kind == yaml.AliasNode
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if depth++; depth > MaxDepth {
+			return deAnchor, true
+		}
+		deAnchor = deAnchor || n.Kind == yaml.MappingNode && mappingNeedsDeAnchor(n.Content)
 	}
 	for _, c := range n.Content {
-		if needsDeAnchor(c) {
-			return true
+		d, deep := scan(c, depth)
+		if deep {
+			return deAnchor || d, true
 		}
+		deAnchor = deAnchor || d
 	}
-	return false
+	return deAnchor, false
 }
 
 // mappingNeedsDeAnchor reports a `<<` key or a key written twice (keys

@@ -61,7 +61,7 @@ func TestParseNodesMatchesKyaml(t *testing.T) {
 	}
 }
 
-func TestNeedsDeAnchor(t *testing.T) {
+func TestScanDeAnchor(t *testing.T) {
 	for name, want := range map[string]bool{
 		"plain": false, "two docs": false, "big map": false, "crlf": false,
 		"anchor and alias": true, "merge key": true, "merge list": true, "anchor only": true,
@@ -73,10 +73,11 @@ func TestNeedsDeAnchor(t *testing.T) {
 		}
 		got := false
 		for _, n := range nodes {
-			got = got || needsDeAnchor(n.YNode())
+			deAnchor, _ := scan(n.YNode(), 0)
+			got = got || deAnchor
 		}
 		if got != want {
-			t.Errorf("%s: needsDeAnchor = %v, want %v", name, got, want)
+			t.Errorf("%s: scan says de-anchor %v, want %v", name, got, want)
 		}
 	}
 }
@@ -115,6 +116,39 @@ func TestParseNodesRefusesAliasBomb(t *testing.T) {
 	}
 	if got[0].MustString() != want[0].MustString() {
 		t.Errorf("expanded differently")
+	}
+}
+
+// deepList is an object nesting depth collections (the root counted): spec
+// holds depth-1 flow lists. anchor adds an anchored field before it.
+func deepList(depth int, anchor bool) string {
+	y := "apiVersion: v1\nkind: Foo\nmetadata:\n  name: deep\n"
+	if anchor {
+		y += "x: &a 1\ny: *a\n"
+	}
+	return y + "spec: " + strings.Repeat("[", depth-1) + "1" + strings.Repeat("]", depth-1) + "\n"
+}
+
+// An object nesting deeper than kustomize can print (emit's bound) is
+// refused as it is read, naming it; at the bound it reads as in kyaml.
+func TestParseNodesRefusesTooDeep(t *testing.T) {
+	for _, anchor := range []bool{false, true} {
+		in := deepList(MaxDepth, anchor)
+		got, err := ParseNodes([]byte(in))
+		if err != nil {
+			t.Fatalf("at the bound (anchor %v): %v", anchor, err)
+		}
+		want, err := kio.FromBytes([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0].MustString() != want[0].MustString() {
+			t.Errorf("at the bound (anchor %v): read differently from kyaml", anchor)
+		}
+		_, err = ParseNodes([]byte(deepList(MaxDepth+1, anchor)))
+		if !errors.Is(err, ErrTooDeep) || !strings.HasPrefix(err.Error(), `Foo "deep": yaml: exceeded max depth of 10000`) {
+			t.Errorf("past the bound (anchor %v): got %v, want ErrTooDeep naming the object", anchor, err)
+		}
 	}
 }
 

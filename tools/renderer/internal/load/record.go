@@ -24,6 +24,14 @@ type Recorder struct {
 
 var _ ifc.Loader = (*Recorder)(nil)
 
+// FileRecorder is what a Recorder offers to a step that reads a file past
+// the loader (a declared executable, a helm chart): RecordFile.
+type FileRecorder interface {
+	RecordFile(abs string, content []byte)
+}
+
+var _ FileRecorder = (*Recorder)(nil)
+
 // NewRecorder wraps l.
 func NewRecorder(l *Loader) *Recorder { return &Recorder{Loader: l} }
 

@@ -122,12 +122,13 @@ type Step struct {
 func ConfigOf(y []byte) func() ([]byte, error) { return func() ([]byte, error) { return y, nil } }
 
 // PinnedImage is an `images` entry the build appended (krm --image) and
-// the source of its digest (a Bazel label).
+// the source of its digest (a Bazel label). Provenance prints it as a
+// provmanifest.PinnedImage, which has the same fields.
 type PinnedImage struct {
-	Name    string `json:"name"`
-	NewName string `json:"newName,omitempty"`
-	Digest  string `json:"digest,omitempty"`
-	Source  string `json:"source,omitempty"`
+	Name    string
+	NewName string
+	Digest  string
+	Source  string
 }
 
 // Nop is the observer of a build nobody watches.

@@ -5,35 +5,27 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/builtins"
-	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
 
-var rmf = resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
+var rmf = krmtest.NewFactory()
 
 func helpers(t *testing.T) *resmap.PluginHelpers {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	files := map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/app/patch.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 7\n",
 		"/app/app.env":    "FROM_FILE=1\n",
-	}
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ldr, err := load.NewLoader(fs, "/app", load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(), rmf, types.DisabledPluginConfig())
+	return krmtest.PluginHelpers(ldr, types.DisabledPluginConfig())
 }
 
 func res(t *testing.T, y string) *resource.Resource {
@@ -65,23 +57,7 @@ metadata:
   name: web
 `
 
-func objectMap(t *testing.T) resmap.ResMap {
-	t.Helper()
-	m, err := rmf.NewResMapFromBytes([]byte(objects))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func yamlOf(t *testing.T, m resmap.ResMap) string {
-	t.Helper()
-	b, err := m.AsYaml()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func objectMap(t *testing.T) resmap.ResMap { return krmtest.ResMap(t, rmf, objects) }
 
 // TestConfigureBuiltins configures each builtin from a config object and
 // checks it behaves as kustomize's plugin configured with the same object.
@@ -136,11 +112,11 @@ func TestConfigureBuiltins(t *testing.T) {
 			if err := k.(resmap.Transformer).Transform(theirs); err != nil {
 				t.Fatal(err)
 			}
-			if a, b := yamlOf(t, ours), yamlOf(t, theirs); a != b {
+			if a, b := krmtest.YAML(t, ours), krmtest.YAML(t, theirs); a != b {
 				t.Errorf("ours:\n%s\nkustomize:\n%s", a, b)
 			}
-			if !strings.Contains(yamlOf(t, ours), tc.sees) {
-				t.Errorf("result lacks %q:\n%s", tc.sees, yamlOf(t, ours))
+			if !strings.Contains(krmtest.YAML(t, ours), tc.sees) {
+				t.Errorf("result lacks %q:\n%s", tc.sees, krmtest.YAML(t, ours))
 			}
 		})
 	}
@@ -163,7 +139,7 @@ func TestConfigureGenerators(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out := yamlOf(t, m); !strings.Contains(out, tc.sees) {
+		if out := krmtest.YAML(t, m); !strings.Contains(out, tc.sees) {
 			t.Errorf("generated:\n%s\nlacks %q", out, tc.sees)
 		}
 		if _, isT := c.(resmap.Transformer); isT {
@@ -183,7 +159,7 @@ func TestPrefixSuffixTransformer(t *testing.T) {
 	if err := c.(resmap.Transformer).Transform(m); err != nil {
 		t.Fatal(err)
 	}
-	if out := yamlOf(t, m); strings.Count(out, "name: p-web-s") != 2 {
+	if out := krmtest.YAML(t, m); strings.Count(out, "name: p-web-s") != 2 {
 		t.Errorf("result:\n%s", out)
 	}
 	bad := prefixSuffix{builtins.NewPrefixTransformerPlugin(), builtins.NewSuffixTransformerPlugin()}

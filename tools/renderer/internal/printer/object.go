@@ -3,6 +3,7 @@ package printer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // Object prints r exactly as kustomize's Resource.AsYAML does. AsYAML
@@ -49,6 +52,12 @@ func objectWith(r *resource.Resource, post func([]byte) ([]byte, bool)) ([]byte,
 		if ok {
 			return out, err
 		}
+	}
+	// The printer refuses what it cannot print and what nests too deep.
+	if n != nil && yamlnode.TooDeep(n, 0) {
+		return nil, errTooDeep
+	}
+	if n != nil && n.Kind == yaml.MappingNode {
 		if v, ok := plainValue(n, false); ok {
 			y, err := yamlv2.Marshal(v)
 			return applyPost(y, err, post)
@@ -57,6 +66,14 @@ func objectWith(r *resource.Resource, post func([]byte) ([]byte, bool)) ([]byte,
 	y, err := r.AsYAML()
 	return applyPost(y, err, post)
 }
+
+// maxDepth is how deep an object may nest maps and lists (yamlnode.MaxDepth):
+// the bound kustomize's build fails past when it prints the object, which
+// also holds an object a transformer made deeper than the files it read.
+const maxDepth = yamlnode.MaxDepth
+
+// errTooDeep is go-yaml's error, which kustomize's build ends with.
+var errTooDeep = fmt.Errorf("%w (the object nests maps and lists deeper than that; kustomize cannot print it either)", yamlnode.ErrTooDeep)
 
 // applyPost passes a printed object to post, when there is one.
 func applyPost(y []byte, err error, post func([]byte) ([]byte, bool)) ([]byte, error) {

@@ -31,6 +31,8 @@ type printer struct {
 	// indention: only indentation so far on this line (go-yaml's flags).
 	whitespace, indention bool
 	keys                  []mapKey
+	// depth counts the collections being printed, up to maxDepth.
+	depth int
 }
 
 // bestWidth is where go-yaml v2 folds long scalars.
@@ -55,10 +57,18 @@ func (p *printer) node(n *yaml.Node, inFlow bool, indent int, inMapping bool) bo
 	}
 	inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 	switch n.Kind {
-	case yaml.MappingNode:
-		return p.mapping(n, inFlow, indent)
-	case yaml.SequenceNode:
-		return p.sequence(n, inFlow, indent, inMapping)
+	case yaml.MappingNode, yaml.SequenceNode:
+		if p.depth++; p.depth > maxDepth {
+			return false
+		}
+		var ok bool
+		if n.Kind == yaml.MappingNode {
+			ok = p.mapping(n, inFlow, indent)
+		} else {
+			ok = p.sequence(n, inFlow, indent, inMapping)
+		}
+		p.depth--
+		return ok
 	case yaml.ScalarNode:
 		if inFlow && n.Value == "" && n.Style&quotedStyles == 0 {
 			return false // see plainValue

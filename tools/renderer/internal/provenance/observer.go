@@ -11,6 +11,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // A Tracker is what watches a build that asks for provenance.
@@ -25,32 +26,32 @@ func (t *Tracker) Loader(l *load.Loader) ifc.Loader { return load.NewRecorder(l)
 func (t *Tracker) Read(dir string, ldr ifc.Loader, m resmap.ResMap) {
 	if rec, ok := ldr.(*load.Recorder); ok {
 		if reads := rec.Reads(); len(reads) == 1 {
-			t.AddResources(m.Resources(), reads[0].Path, reads[0].Content, t.Label(dir))
+			t.addResources(m.Resources(), reads[0].Path, reads[0].Content, t.label(dir))
 		}
 	}
 }
 
 // Copied gives the resources of to the records of those of from.
 func (t *Tracker) Copied(from, to resmap.ResMap) {
-	t.CopyRecords(from.Resources(), to.Resources())
+	t.copyRecords(from.Resources(), to.Resources())
 }
 
-// Carry is the provenance of m for its snapshot (SnapshotData, as JSON).
+// Carry is the provenance of m for its snapshot (snapshotData, as JSON).
 func (t *Tracker) Carry(m resmap.ResMap) ([]byte, error) {
-	return json.Marshal(t.Export(m.Resources()))
+	return json.Marshal(t.exportRecords(m.Resources()))
 }
 
 // Restore attaches the provenance a snapshot carried (Carry) to m, the
 // snapshot's resources.
 func (t *Tracker) Restore(m resmap.ResMap, carried []byte) error {
-	var d *SnapshotData
+	var d *snapshotData
 	if carried != nil {
-		d = &SnapshotData{}
+		d = &snapshotData{}
 		if err := json.Unmarshal(carried, d); err != nil {
 			return fmt.Errorf("snapshot provenance: %w", err)
 		}
 	}
-	return t.Import(m.Resources(), d)
+	return t.importRecords(m.Resources(), d)
 }
 
 // Step runs s, recording on each object of m what s did to it: which
@@ -65,24 +66,24 @@ func (t *Tracker) Step(o *observe.Step, m resmap.ResMap, run func() error) error
 	switch o.Role {
 	case observe.Generator:
 		// A generator adds or replaces objects, never edits one in place.
-		before := t.BeforeScoped(m, nil)
+		before := t.beforeScoped(m, nil)
 		if err := run(); err != nil {
 			return err
 		}
 		if o.Chart != nil {
 			name, version, digest := o.Chart()
-			s.Chart = &Chart{Name: name, Version: version, Sha256: digest}
+			s.Chart = &provmanifest.Chart{Name: name, Version: version, Sha256: digest}
 		}
-		t.addReads(s, o)
-		t.AfterScoped(m, before, s, nil)
+		t.addStepReads(s, o)
+		t.afterScoped(m, before, s, nil)
 	case observe.Validator:
 		// A validator may add its validated-by label.
-		before := t.Before(m)
+		before := t.before(m)
 		if err := run(); err != nil {
 			return err
 		}
-		t.addReads(s, o)
-		t.After(m, before, s)
+		t.addStepReads(s, o)
+		t.after(m, before, s)
 	default:
 		var scope []*resource.Resource
 		scoped := false
@@ -97,24 +98,24 @@ func (t *Tracker) Step(o *observe.Step, m resmap.ResMap, run func() error) error
 		}
 		var before []*resource.Resource
 		if scoped || changed != nil {
-			before = t.BeforeScoped(m, scope)
+			before = t.beforeScoped(m, scope)
 		} else {
-			before = t.Before(m)
+			before = t.before(m)
 		}
 		if err := run(); err != nil {
 			return err
 		}
 		if o.Schema != nil {
-			t.AddReads(s, []load.Read{*o.Schema})
+			t.addReads(s, []load.Read{*o.Schema})
 		}
-		t.addReads(s, o)
+		t.addStepReads(s, o)
 		switch {
 		case changed != nil:
-			t.AfterReported(m, before, s, changed())
+			t.afterReported(m, before, s, changed())
 		case scoped:
-			t.AfterScoped(m, before, s, scope)
+			t.afterScoped(m, before, s, scope)
 		default:
-			t.After(m, before, s)
+			t.after(m, before, s)
 		}
 	}
 	return nil
@@ -122,7 +123,7 @@ func (t *Tracker) Step(o *observe.Step, m resmap.ResMap, run func() error) error
 
 // step is the provenance step of o: configured in the file its config
 // object was read from, or else its kustomization file.
-func (t *Tracker) step(o *observe.Step) (*Step, error) {
+func (t *Tracker) step(o *observe.Step) (*step, error) {
 	var config []byte
 	if o.Config != nil {
 		var err error
@@ -130,27 +131,27 @@ func (t *Tracker) step(o *observe.Step) (*Step, error) {
 			return nil, err
 		}
 	}
-	var in *File
+	var in *file
 	name := ""
 	if o.Object != nil {
 		name = o.Object.GetName()
-		in = t.OriginFile(o.Object)
+		in = t.originFile(o.Object)
 	}
 	if in == nil {
-		in = t.File(filepath.Join(o.In.Dir, o.In.File), o.In.Content)
+		in = t.file(filepath.Join(o.In.Dir, o.In.File), o.In.Content)
 	}
-	s := t.NewStep(o.Kind, name, in, t.Label(o.In.Dir), o.Ordinal, config, o.Builtin, o.Role == observe.Generator)
+	s := t.newStep(o.Kind, name, in, t.label(o.In.Dir), o.Ordinal, config, o.Builtin, o.Role == observe.Generator)
 	s.Validator = o.Role == observe.Validator
 	if o.Redacted != nil {
-		s.SetRedacted(o.Redacted)
+		s.setRedacted(o.Redacted)
 	}
 	return s, nil
 }
 
-// addReads records the files o read through its recording loader.
-func (t *Tracker) addReads(s *Step, o *observe.Step) {
+// addStepReads records the files o read through its recording loader.
+func (t *Tracker) addStepReads(s *step, o *observe.Step) {
 	if rec, ok := o.Loader.(*load.Recorder); ok {
-		t.AddReads(s, rec.Reads())
+		t.addReads(s, rec.Reads())
 	}
 }
 
@@ -168,5 +169,5 @@ func (t *Tracker) Finished(m resmap.ResMap) ([]byte, error) {
 // Annotations are the provenance annotations of r, the i-th object of
 // Finished's.
 func (t *Tracker) Annotations(i int, r *resource.Resource) ([]observe.Annotation, error) {
-	return t.final.Annotations(i, r)
+	return t.final.annotations(i, r)
 }

@@ -1,8 +1,10 @@
-// Package provenance records, for every object a build prints, where it
-// came from (source file and line span, or the generator that made it), the
-// transformers that changed it and the files each of them read, and turns
-// that into per-object annotations, an inputs digest and a provenance
-// manifest (docs/provenance.md).
+// Package provenance is the recorder: it records, for every object a build
+// prints, where it came from (source file and line span, or the generator
+// that made it), the transformers that changed it and the files each of
+// them read, and turns that into per-object annotations, an inputs digest
+// and a provenance manifest, in the format package provmanifest defines
+// (docs/provenance.md). The pipeline uses it only as its observe.Observer;
+// readers of a manifest import provmanifest, not this package.
 //
 // Nothing here runs unless a build asks for provenance. Records are kept
 // beside the resources, keyed by the *resource.Resource they describe, never
@@ -25,6 +27,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/resourcemap"
 )
 
@@ -43,29 +46,29 @@ type Options struct {
 	Slow bool
 }
 
-// File is one input file, by its path relative to the workspace root.
-type File struct {
+// file is one input file, by its path relative to the workspace root.
+type file struct {
 	Path   string
 	Sha256 string // hex; "" if it could not be read
 	// Sensitive files fed a Secret: their hash is never published.
 	Sensitive bool
 }
 
-// Step is one generator or transformer as configured by one kustomization.
-type Step struct {
+// step is one generator or transformer as configured by one kustomization.
+type step struct {
 	Kind string
 	// Name is the name of the config object, for plugins configured by one.
 	Name string
 	// ConfiguredIn is the file holding the configuration (the
 	// kustomization file for its own fields, or a plugin config file).
-	ConfiguredIn *File
+	ConfiguredIn *file
 	Label        string
 	// ConfigSha256 hashes the configuration the step was given; Redacted
 	// hashes it without secret values (SecretGenerator only).
 	ConfigSha256   string
 	RedactedSha256 string
 	// Files are the files it read (patches, generator sources, scripts...).
-	Files []*File
+	Files []*file
 	// Generator is set for steps run as generators.
 	Generator bool
 	// Validator is set for steps run as validators.
@@ -75,7 +78,7 @@ type Step struct {
 	// it names one configuration entry.
 	Ordinal int
 	// Chart is the Helm chart a helmCharts step inflated.
-	Chart *Chart
+	Chart *provmanifest.Chart
 	// DataCarrying steps can write arbitrary content (patches, generators,
 	// replacements, functions); the others only write names, labels,
 	// annotations, namespaces, images and replica counts.
@@ -85,12 +88,12 @@ type Step struct {
 	Sensitive bool
 	// Images are the entries of an ImageTagTransformer step that the build
 	// pinned (krm --image), with the source of each digest.
-	Images []PinnedImage
+	Images []provmanifest.PinnedImage
 
 	key string // entry(), cached
 }
 
-func (s *Step) markSensitive() {
+func (s *step) markSensitive() {
 	if s.Sensitive {
 		return
 	}
@@ -103,10 +106,10 @@ func (s *Step) markSensitive() {
 	}
 }
 
-// Origin is where an object came from: a document of a resource file, or
+// origin is where an object came from: a document of a resource file, or
 // a generator.
-type Origin struct {
-	File       *File
+type origin struct {
+	File       *file
 	Start, End int
 	Label      string
 	// DocSha256 hashes the source document (for a Secret, the document
@@ -114,41 +117,31 @@ type Origin struct {
 	DocSha256 string
 	Redacted  bool
 	// Generator made the object when File is nil.
-	Generator *Step
+	Generator *step
 }
 
-// Chart identifies an inflated Helm chart: its name and version (from
-// Chart.yaml) and a digest of its files (of the archive, for a packaged chart).
-type Chart struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
-	Sha256  string `json:"sha256"`
-}
-
-// Record is the provenance of one object. Records are immutable: a change
+// record is the provenance of one object. Records are immutable: a change
 // makes a new record sharing the old one's history, so copies of a base
 // handed to different parents never see each other's steps.
-type Record struct {
-	Origin *Origin
+type record struct {
+	Origin *origin
 	steps  *link
 	n      int
 }
 
 type link struct {
-	step *Step
+	step *step
 	prev *link
 }
 
-func (r *Record) with(s *Step) *Record {
-	return &Record{Origin: r.Origin, steps: &link{s, r.steps}, n: r.n + 1}
+func (r *record) with(s *step) *record {
+	return &record{Origin: r.Origin, steps: &link{s, r.steps}, n: r.n + 1}
 }
 
-// Steps are the transformers that changed the object, in order.
-func (r *Record) Steps() []*Step { return r.appendSteps(nil) }
-
-// appendSteps appends Steps to dst (linked newest first, they are filled
+// appendSteps appends the transformers that changed the object, in order,
+// to dst (linked newest first, they are filled
 // in from the back).
-func (r *Record) appendSteps(dst []*Step) []*Step {
+func (r *record) appendSteps(dst []*step) []*step {
 	dst = slices.Grow(dst, r.n)[:len(dst)+r.n]
 	i := len(dst)
 	for l := r.steps; l != nil; l = l.prev {
@@ -172,30 +165,30 @@ type Tracker struct {
 	root    string
 	top     Top
 	slow    bool
-	final   *Final
+	final   *final
 	labels  map[string]string
-	files   map[string]*File
-	records map[*resource.Resource]*Record
+	files   map[string]*file
+	records map[*resource.Resource]*record
 	fps     map[*resource.Resource]uint64
 	refs    map[*resource.Resource][]*resource.Resource
 	vars    map[*resource.Resource][]varUse
 	// pinned are the images the build appended to the `images` of
 	// kustomization files, by file (workspace-relative).
-	pinned map[string][]PinnedImage
+	pinned map[string][]provmanifest.PinnedImage
 }
-
-// PinnedImage is an `images` entry the build appended (krm --image) and
-// the source of its digest (a Bazel label).
-type PinnedImage = observe.PinnedImage
 
 // Pinned records the images the build appended to the kustomization
 // file kustFile (absolute): the ImageTagTransformer step it configures
 // lists them.
-func (t *Tracker) Pinned(kustFile string, imgs []PinnedImage) {
+func (t *Tracker) Pinned(kustFile string, imgs []observe.PinnedImage) {
 	if t.pinned == nil {
-		t.pinned = map[string][]PinnedImage{}
+		t.pinned = map[string][]provmanifest.PinnedImage{}
 	}
-	t.pinned[t.Rel(kustFile)] = imgs
+	out := make([]provmanifest.PinnedImage, len(imgs))
+	for i, img := range imgs {
+		out[i] = provmanifest.PinnedImage(img)
+	}
+	t.pinned[t.rel(kustFile)] = out
 }
 
 // New returns a tracker of the build of top, reading files (for hashes)
@@ -215,14 +208,14 @@ func New(fs filesys.FileSystem, o Options, top Top) (*Tracker, error) {
 		top:     top,
 		slow:    o.Slow,
 		labels:  map[string]string{},
-		files:   map[string]*File{},
-		records: map[*resource.Resource]*Record{},
+		files:   map[string]*file{},
+		records: map[*resource.Resource]*record{},
 		fps:     map[*resource.Resource]uint64{},
 		refs:    map[*resource.Resource][]*resource.Resource{},
 		vars:    map[*resource.Resource][]varUse{},
 	}
 	for dir, label := range o.Labels {
-		if err := t.SetLabel(dir, label); err != nil {
+		if err := t.setLabel(dir, label); err != nil {
 			return nil, err
 		}
 	}
@@ -234,8 +227,8 @@ func New(fs filesys.FileSystem, o Options, top Top) (*Tracker, error) {
 	return t, nil
 }
 
-// SetLabel records the label of the kustomization in dir.
-func (t *Tracker) SetLabel(dir, label string) error {
+// setLabel records the label of the kustomization in dir.
+func (t *Tracker) setLabel(dir, label string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return fmt.Errorf("label map %s: %w", dir, err)
@@ -256,11 +249,11 @@ func (t *Tracker) setDefaultLabel(dir, label string) error {
 	return nil
 }
 
-// Label is the label of the kustomization in the absolute directory dir.
-func (t *Tracker) Label(dir string) string { return t.labels[filepath.Clean(dir)] }
+// label is the label of the kustomization in the absolute directory dir.
+func (t *Tracker) label(dir string) string { return t.labels[filepath.Clean(dir)] }
 
-// Rel is abs relative to the workspace root, with forward slashes.
-func (t *Tracker) Rel(abs string) string {
+// rel is abs relative to the workspace root, with forward slashes.
+func (t *Tracker) rel(abs string) string {
 	r, err := filepath.Rel(t.root, abs)
 	if err != nil {
 		return filepath.ToSlash(filepath.Base(abs))
@@ -268,16 +261,16 @@ func (t *Tracker) Rel(abs string) string {
 	return filepath.ToSlash(r)
 }
 
-// File returns the file at the absolute path abs with the given content.
-func (t *Tracker) File(abs string, content []byte) *File {
-	p := t.Rel(abs)
+// file returns the file at the absolute path abs with the given content.
+func (t *Tracker) file(abs string, content []byte) *file {
+	p := t.rel(abs)
 	if f, ok := t.files[p]; ok {
 		if f.Sha256 == "" && content != nil {
 			f.Sha256 = sha(content)
 		}
 		return f
 	}
-	f := &File{Path: p}
+	f := &file{Path: p}
 	if content != nil {
 		f.Sha256 = sha(content)
 	}
@@ -286,22 +279,22 @@ func (t *Tracker) File(abs string, content []byte) *File {
 }
 
 // fileNamed returns the file at abs, reading it if it is new.
-func (t *Tracker) fileNamed(abs string) *File {
-	if f, ok := t.files[t.Rel(abs)]; ok && f.Sha256 != "" {
+func (t *Tracker) fileNamed(abs string) *file {
+	if f, ok := t.files[t.rel(abs)]; ok && f.Sha256 != "" {
 		return f
 	}
 	b, err := t.fs.ReadFile(abs)
 	if err != nil {
-		return t.File(abs, nil)
+		return t.file(abs, nil)
 	}
-	return t.File(abs, b)
+	return t.file(abs, b)
 }
 
-// NewStep returns a step configured in configuredIn by the kustomization
+// newStep returns a step configured in configuredIn by the kustomization
 // labelled label, the ordinal-th of its generators (generator set) or
 // transformers. builtin says whether kind names a builtin plugin.
-func (t *Tracker) NewStep(kind, name string, configuredIn *File, label string, ordinal int, config []byte, builtin, generator bool) *Step {
-	s := &Step{
+func (t *Tracker) newStep(kind, name string, configuredIn *file, label string, ordinal int, config []byte, builtin, generator bool) *step {
+	s := &step{
 		Kind: kind, Name: name, ConfiguredIn: configuredIn, Label: label, Ordinal: ordinal,
 		ConfigSha256: sha(config), Generator: generator,
 		DataCarrying: generator || !builtin || !metadataOnly[kind],
@@ -314,7 +307,7 @@ func (t *Tracker) NewStep(kind, name string, configuredIn *File, label string, o
 
 // entry names the configuration entry a step comes from: copies of a step
 // (a base read from two snapshots, a component applied twice) share it.
-func (s *Step) entry() string {
+func (s *step) entry() string {
 	if s.key != "" {
 		return s.key
 	}
@@ -340,19 +333,19 @@ var metadataOnly = map[string]bool{
 	"HashTransformer":         true,
 }
 
-// SetRedacted makes s a step whose configuration holds secret values:
+// setRedacted makes s a step whose configuration holds secret values:
 // redacted is its configuration without them.
-func (s *Step) SetRedacted(redacted []byte) {
+func (s *step) setRedacted(redacted []byte) {
 	s.RedactedSha256 = sha(redacted)
 	s.markSensitive()
 }
 
-// AddReads adds the files a step read.
-func (t *Tracker) AddReads(s *Step, reads []load.Read) {
+// addReads adds the files a step read.
+func (t *Tracker) addReads(s *step, reads []load.Read) {
 	for _, r := range reads {
-		var f *File
+		var f *file
 		if r.Loaded {
-			f = t.File(r.Path, r.Content)
+			f = t.file(r.Path, r.Content)
 		} else {
 			f = t.fileNamed(r.Path)
 		}
@@ -369,12 +362,12 @@ func (t *Tracker) AddReads(s *Step, reads []load.Read) {
 	}
 }
 
-// AddResources records res, just read from the file at the absolute path
+// addResources records res, just read from the file at the absolute path
 // abs with content, as listed by the kustomization labelled label.
-func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []byte, label string) {
-	f := t.File(abs, content)
-	docs, ok := splitDocs(content)
-	var at []*doc
+func (t *Tracker) addResources(res []*resource.Resource, abs string, content []byte, label string) {
+	f := t.file(abs, content)
+	docs, ok := provmanifest.Documents(content)
+	var at []*provmanifest.Document
 	if ok {
 		at = place(res, docs)
 	}
@@ -383,12 +376,12 @@ func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []b
 		lines = countLines(content)
 	}
 	for i, r := range res {
-		o := &Origin{File: f, Label: label}
+		o := &origin{File: f, Label: label}
 		if at != nil {
 			d := at[i]
-			o.Start, o.End = d.start, d.end
-			if d.items == 1 && !IsSecret(r) {
-				o.DocSha256 = sha(d.text)
+			o.Start, o.End = d.Start, d.End
+			if d.Items == 1 && !isSecret(r) {
+				o.DocSha256 = sha(d.Text)
 			} else {
 				o.DocSha256 = nodeSha(r)
 			}
@@ -396,11 +389,11 @@ func (t *Tracker) AddResources(res []*resource.Resource, abs string, content []b
 			o.Start, o.End = 1, lines
 			o.DocSha256 = nodeSha(r)
 		}
-		if IsSecret(r) {
+		if isSecret(r) {
 			o.Redacted = true
 			f.Sensitive = true
 		}
-		t.records[r] = &Record{Origin: o}
+		t.records[r] = &record{Origin: o}
 	}
 }
 
@@ -417,20 +410,17 @@ func countLines(b []byte) int {
 	return n
 }
 
-// Record returns the record of r, or nil.
-func (t *Tracker) Record(r *resource.Resource) *Record { return t.records[r] }
-
-// Origin returns the origin file of r, or nil (for plugin configs).
-func (t *Tracker) OriginFile(r *resource.Resource) *File {
+// originFile returns the origin file of r, or nil (for plugin configs).
+func (t *Tracker) originFile(r *resource.Resource) *file {
 	if rec := t.records[r]; rec != nil && rec.Origin != nil {
 		return rec.Origin.File
 	}
 	return nil
 }
 
-// CopyRecords gives each resource of to the record of the resource at the
+// copyRecords gives each resource of to the record of the resource at the
 // same index of from (to is a deep copy of from).
-func (t *Tracker) CopyRecords(from, to []*resource.Resource) {
+func (t *Tracker) copyRecords(from, to []*resource.Resource) {
 	for i, r := range from {
 		if i >= len(to) {
 			return
@@ -444,20 +434,20 @@ func (t *Tracker) CopyRecords(from, to []*resource.Resource) {
 	}
 }
 
-// Before returns the resources of m before a step that can change any of
+// before returns the resources of m before a step that can change any of
 // them, each fingerprinted.
-func (t *Tracker) Before(m resmap.ResMap) []*resource.Resource {
+func (t *Tracker) before(m resmap.ResMap) []*resource.Resource {
 	res := m.Resources()
 	t.fingerprintStale(res)
 	return res
 }
 
-// BeforeScoped is Before for a step that can change in place only the
+// beforeScoped is before for a step that can change in place only the
 // resources in scope (nil for a step that reports its changes, or one that
 // changes none): only those are fingerprinted.
-func (t *Tracker) BeforeScoped(m resmap.ResMap, scope []*resource.Resource) []*resource.Resource {
+func (t *Tracker) beforeScoped(m resmap.ResMap, scope []*resource.Resource) []*resource.Resource {
 	if t.slow {
-		return t.Before(m)
+		return t.before(m)
 	}
 	t.fingerprintStale(scope)
 	return m.Resources()
@@ -476,25 +466,25 @@ func (t *Tracker) fingerprintStale(res []*resource.Resource) {
 	}
 }
 
-// After records step s on every resource of m it created or changed since
-// Before returned before.
-func (t *Tracker) After(m resmap.ResMap, before []*resource.Resource, s *Step) {
-	t.after(m, before, s, nil, false)
+// after records step s on every resource of m it created or changed since
+// t.before returned before.
+func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *step) {
+	t.compare(m, before, s, nil, false)
 }
 
-// AfterScoped is After for a step that can have changed in place only the
+// afterScoped is after for a step that can have changed in place only the
 // resources in scope (others it can only have added or removed): only
 // those are fingerprinted.
-func (t *Tracker) AfterScoped(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource) {
-	t.after(m, before, s, scope, !t.slow)
+func (t *Tracker) afterScoped(m resmap.ResMap, before []*resource.Resource, s *step, scope []*resource.Resource) {
+	t.compare(m, before, s, scope, !t.slow)
 }
 
-// AfterReported is After for a step that reported exactly the resources
+// afterReported is after for a step that reported exactly the resources
 // whose content it changed: nothing is fingerprinted, and theirs are taken
 // again only when a later step needs them.
-func (t *Tracker) AfterReported(m resmap.ResMap, before []*resource.Resource, s *Step, changed []*resource.Resource) {
+func (t *Tracker) afterReported(m resmap.ResMap, before []*resource.Resource, s *step, changed []*resource.Resource) {
 	if t.slow {
-		t.after(m, before, s, nil, false)
+		t.compare(m, before, s, nil, false)
 		return
 	}
 	for _, r := range changed {
@@ -519,7 +509,7 @@ func fingerprints(res []*resource.Resource) []uint64 {
 	return out
 }
 
-func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, scope []*resource.Resource, scoped bool) {
+func (t *Tracker) compare(m resmap.ResMap, before []*resource.Resource, s *step, scope []*resource.Resource, scoped bool) {
 	after := current(m)
 	t.moved(after, before, s)
 	// Fingerprint what the step can have changed and whose fingerprint
@@ -548,7 +538,7 @@ func (t *Tracker) after(m resmap.ResMap, before []*resource.Resource, s *Step, s
 // moved records the resources that entered m during step s (after lists
 // them now, before as they were): new ones, and those that replaced one
 // with the same ID. It forgets the fingerprints of those that left.
-func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
+func (t *Tracker) moved(after, before []*resource.Resource, s *step) {
 	if slices.Equal(after, before) {
 		return // what most steps leave, found without hashing
 	}
@@ -586,7 +576,7 @@ func (t *Tracker) moved(after, before []*resource.Resource, s *Step) {
 
 // entered records r, which entered m during step s: it replaced the object
 // with its ID in gone (which is forgotten), or s made it.
-func (t *Tracker) entered(r *resource.Resource, gone map[resourcemap.IDKey]*resource.Resource, s *Step) {
+func (t *Tracker) entered(r *resource.Resource, gone map[resourcemap.IDKey]*resource.Resource, s *step) {
 	delete(t.fps, r)
 	if len(gone) > 0 {
 		k := resourcemap.KeyOf(resourcemap.CurID(r))
@@ -600,27 +590,19 @@ func (t *Tracker) entered(r *resource.Resource, gone map[resourcemap.IDKey]*reso
 	if rec := t.records[r]; rec != nil {
 		return // a resource added with its record already (not expected)
 	}
-	t.records[r] = &Record{Origin: &Origin{Generator: s, Label: s.Label}}
-	if IsSecret(r) && s.DataCarrying {
+	t.records[r] = &record{Origin: &origin{Generator: s, Label: s.Label}}
+	if isSecret(r) && s.DataCarrying {
 		s.markSensitive()
 	}
 }
 
-// AddToAll records step s on every resource of m (a transformer known to
-// change every object).
-func (t *Tracker) AddToAll(m resmap.ResMap, s *Step) {
-	for _, r := range m.Resources() {
-		t.changed(r, s)
-	}
-}
-
-func (t *Tracker) changed(r *resource.Resource, s *Step) {
+func (t *Tracker) changed(r *resource.Resource, s *step) {
 	rec := t.records[r]
 	if rec == nil {
-		rec = &Record{}
+		rec = &record{}
 	}
 	t.records[r] = rec.with(s)
-	if s.DataCarrying && IsSecret(r) {
+	if s.DataCarrying && isSecret(r) {
 		s.markSensitive()
 	}
 }
@@ -643,7 +625,7 @@ func (t *Tracker) VarUsed(r *resource.Resource, name string, source *resource.Re
 		}
 	}
 	u := varUse{name: name, source: source}
-	if source == nil || IsSecret(source) {
+	if source == nil || isSecret(source) {
 		u.redacted = true
 	} else {
 		u.sha256 = shaString(fmt.Sprintf("%T:%v", value, value))

@@ -1,18 +1,14 @@
 package provenance
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"regexp"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 var rf = resource.NewFactory(&hasher.Hasher{})
@@ -26,17 +22,11 @@ func res(t *testing.T, y string) *resource.Resource {
 	return rs[0]
 }
 
-func TestSplitDocsSpans(t *testing.T) {
+func TestPlaceDocs(t *testing.T) {
 	content := "# header\n\napiVersion: v1\nkind: A\nmetadata:\n  name: a\n---\n# c\napiVersion: v1\nkind: B\nmetadata:\n  name: b\n\n--- # doc 3\n---\napiVersion: v1\nkind: CList\nitems:\n- apiVersion: v1\n  kind: C\n  metadata:\n    name: c1\n- apiVersion: v1\n  kind: C\n  metadata:\n    name: c2\n"
-	docs, ok := splitDocs([]byte(content))
+	docs, ok := provmanifest.Documents([]byte(content))
 	if !ok || len(docs) != 3 {
 		t.Fatalf("%v %d docs", ok, len(docs))
-	}
-	want := [][3]int{{3, 6, 1}, {9, 12, 1}, {16, 26, 2}}
-	for i, d := range docs {
-		if [3]int{d.start, d.end, d.items} != want[i] {
-			t.Errorf("doc %d: lines %d-%d items %d, want %v", i, d.start, d.end, d.items, want[i])
-		}
 	}
 	rs, err := rf.SliceFromBytes([]byte(content))
 	if err != nil {
@@ -46,17 +36,9 @@ func TestSplitDocsSpans(t *testing.T) {
 	if at == nil || at[0] != &docs[0] || at[1] != &docs[1] || at[2] != &docs[2] || at[3] != &docs[2] {
 		t.Errorf("place: %v", at)
 	}
-	// CRLF files count lines alike.
-	crlf, _ := splitDocs([]byte(strings.ReplaceAll(content, "\n", "\r\n")))
-	if len(crlf) != 3 || crlf[1].start != 9 {
-		t.Errorf("CRLF: %+v", crlf)
-	}
 	// A mismatch between documents and resources is detected.
 	if place(rs[:3], docs) != nil {
 		t.Error("place accepted a wrong count")
-	}
-	if !HasDocument([]byte(content), sha(docs[1].text)) || HasDocument([]byte(content), "00") {
-		t.Error("HasDocument")
 	}
 }
 
@@ -64,8 +46,8 @@ func TestRedactedSecretHash(t *testing.T) {
 	a := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: c2VjcmV0\nstringData:\n  p: hunter2\n")
 	b := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: b3RoZXI=\nstringData:\n  p: other\n")
 	c := res(t, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k2: c2VjcmV0\nstringData:\n  p: hunter2\n")
-	if !IsSecret(a) || IsSecret(res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n")) {
-		t.Error("IsSecret")
+	if !isSecret(a) || isSecret(res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n")) {
+		t.Error("isSecret")
 	}
 	if redactedSha(a) != redactedSha(b) {
 		t.Error("the redacted hash depends on secret values")
@@ -75,40 +57,6 @@ func TestRedactedSecretHash(t *testing.T) {
 	}
 	if s, _ := a.AsYAML(); !strings.Contains(string(s), "hunter2") {
 		t.Error("redaction changed the object itself")
-	}
-}
-
-func TestDigestCanonicalForm(t *testing.T) {
-	g := 0
-	o := &Object{
-		Origin:       &OriginInfo{Generator: &g},
-		Transformers: []int{1},
-		References:   []string{"v1/ConfigMap/ns/x"},
-		Vars:         []VarInfo{{Name: "V", Object: "v1/Service/ns/s", Redacted: true}},
-	}
-	steps := []StepInfo{
-		{Kind: "ConfigMapGenerator", ConfiguredIn: "k.yaml", ConfigSha256: "c1", Files: []string{"f.env"}},
-		{Kind: "PatchTransformer", ConfiguredIn: "k.yaml", ConfigSha256: "c2", Files: []string{"<p>.yaml", "s.yaml"}},
-	}
-	files := map[string]FileEntry{"f.env": {Path: "f.env", Sha256: "h1"}, "<p>.yaml": {Path: "<p>.yaml", Sha256: "h2"}, "s.yaml": {Path: "s.yaml", Redacted: true}}
-	lines := [][]string{
-		{"generator", "ConfigMapGenerator", "", "k.yaml", "c1"},
-		{"generator-source", "f.env", "h1"},
-		{"transformer", "PatchTransformer", "", "k.yaml", "c2"},
-		{"transformer-source", "<p>.yaml", "h2"},
-		{"transformer-source", "s.yaml", "redacted"},
-		{"reference", "v1/ConfigMap/ns/x"},
-		{"var", "V", "v1/Service/ns/s", "redacted"},
-	}
-	b, _ := json.Marshal(lines)
-	sum := sha256.Sum256(b)
-	if got, want := Digest(o, steps, files), "sha256:"+hex.EncodeToString(sum[:]); got != want {
-		t.Errorf("Digest %s, want %s (sha256 of %s)", got, want, b)
-	}
-	for _, l := range lines {
-		if b, _ := json.Marshal(l); string(appendJSONLine(nil, l)) != string(b) {
-			t.Errorf("appendJSONLine %s, want %s", appendJSONLine(nil, l), b)
-		}
 	}
 }
 
@@ -129,205 +77,9 @@ func TestIDOfMatchesKyaml(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &resource.Resource{RNode: *n}
-		want := ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
+		want := provmanifest.ObjectID{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Namespace: r.GetNamespace(), Name: r.GetName()}
 		if got := idOf(r); got != want {
 			t.Errorf("idOf(%q) = %+v, kyaml reads %+v", y, got, want)
-		}
-	}
-}
-
-// TestDigestAllMatchesDigest checks that hashing shared prefixes once gives
-// every object the digest it gets alone, on objects sharing origins and
-// leading steps in many ways.
-func TestDigestAllMatchesDigest(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(1, 2))
-	var steps []StepInfo
-	for i := range 12 {
-		steps = append(steps, StepInfo{Kind: fmt.Sprint("K", i), ConfiguredIn: "k.yaml", ConfigSha256: fmt.Sprint(i), Files: []string{fmt.Sprint("f", i%3)}})
-	}
-	files := map[string]FileEntry{"f0": {Path: "f0", Sha256: "a"}, "f1": {Path: "f1", Redacted: true}}
-	objs := make([]Object, 2000)
-	for i := range objs {
-		o := &objs[i]
-		switch rnd.IntN(4) {
-		case 0:
-			g := rnd.IntN(len(steps))
-			o.Origin = &OriginInfo{Generator: &g}
-		case 1, 2:
-			o.Origin = &OriginInfo{Path: fmt.Sprint("p", rnd.IntN(3)), Sha256: fmt.Sprint(rnd.IntN(2))}
-		}
-		for range rnd.IntN(6) {
-			o.Transformers = append(o.Transformers, rnd.IntN(len(steps)+1)-1+rnd.IntN(2)) // -1 and len(steps) too
-		}
-		if rnd.IntN(5) == 0 {
-			o.References = []string{fmt.Sprint("v1/ConfigMap//c", rnd.IntN(3))}
-		}
-		if rnd.IntN(7) == 0 {
-			o.Vars = []VarInfo{{Name: "V", Object: "v1/Service//s", Sha256: "h"}}
-		}
-	}
-	newDigester(steps, files).digestAll(objs)
-	for i := range objs {
-		if want := Digest(&objs[i], steps, files); objs[i].InputsDigest != want {
-			t.Fatalf("object %d (%+v): digestAll %s, Digest %s", i, objs[i], objs[i].InputsDigest, want)
-		}
-	}
-}
-
-// TestAppendObjectMatchesJSON: the manifest's objects are written as
-// encoding/json writes them, empty fields omitted and HTML escaped.
-func TestAppendObjectMatchesJSON(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(3, 4))
-	strs := []string{"", "a", "apps/v1", `q"uote`, "<&>", "tab\there", "ünï", "\u2028", "back\\slash"}
-	str := func() string { return strs[rnd.IntN(len(strs))] }
-	for i := range 3000 {
-		o := Object{ID: ObjectID{APIVersion: str(), Kind: str(), Namespace: str(), Name: str()}, InputsDigest: str()}
-		if rnd.IntN(4) > 0 {
-			o.Origin = &OriginInfo{Path: str(), StartLine: rnd.IntN(3), EndLine: rnd.IntN(3) - 1, Label: str(), Sha256: str(), Redacted: rnd.IntN(2) == 0}
-			if rnd.IntN(3) == 0 {
-				g := rnd.IntN(3)
-				o.Origin.Generator = &g
-			}
-		}
-		for range rnd.IntN(3) {
-			o.Transformers = append(o.Transformers, rnd.IntN(20)-1)
-		}
-		for range rnd.IntN(3) {
-			o.References = append(o.References, str())
-		}
-		if rnd.IntN(3) == 0 {
-			o.Transformers = []int{} // empty, not nil: omitted too
-		}
-		for range rnd.IntN(3) {
-			o.Vars = append(o.Vars, VarInfo{Name: str(), Object: str(), Sha256: str(), Redacted: rnd.IntN(2) == 0})
-		}
-		want, err := json.Marshal(&o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendObject(nil, &o); string(got) != string(want) {
-			t.Fatalf("case %d: appendObject\n%s\nwant\n%s", i, got, want)
-		}
-	}
-}
-
-// TestAppendTransformersMatchesJSON: the transformers annotation is what
-// encoding/json writes for the steps grouped by the file that configured
-// them.
-func TestAppendTransformersMatchesJSON(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(5, 6))
-	strs := []string{"", "k.yaml", "a/k.yaml", "<&>", `q"`, "ü"}
-	var steps []StepInfo
-	for i := range 30 {
-		steps = append(steps, StepInfo{Kind: fmt.Sprint("Kind", i%4), Name: strs[rnd.IntN(len(strs))], ConfiguredIn: strs[rnd.IntN(3)], Label: strs[rnd.IntN(len(strs))]})
-	}
-	a := newAnnotator(steps)
-	for range 2000 {
-		var idx []int
-		for range 1 + rnd.IntN(8) {
-			idx = append(idx, rnd.IntN(len(steps)))
-		}
-		var groups []stepGroup
-		for _, i := range idx {
-			s := &steps[i]
-			if n := len(groups); n > 0 && groups[n-1].ConfiguredIn == s.ConfiguredIn && groups[n-1].Label == s.Label {
-				groups[n-1].Kinds = append(groups[n-1].Kinds, stepName(s))
-				continue
-			}
-			groups = append(groups, stepGroup{ConfiguredIn: s.ConfiguredIn, Label: s.Label, Kinds: []string{stepName(s)}})
-		}
-		want, _ := json.Marshal(groups)
-		if got := a.appendTransformers(nil, idx); string(got) != string(want) {
-			t.Fatalf("steps %v:\n%s\nwant\n%s", idx, got, want)
-		}
-	}
-}
-
-// splitDocsByRegexp is how documents were split before splitDocs scanned:
-// the regular expression kio splits at, and each segment split into lines.
-func splitDocsByRegexp(content []byte) ([]doc, bool) {
-	s := strings.ReplaceAll(string(content), "\r\n", "\n")
-	type segment struct {
-		text string
-		line int
-	}
-	var segs []segment
-	prev, line := 0, 1
-	for _, loc := range regexp.MustCompile(`\n---.*\n`).FindAllStringIndex(s, -1) {
-		segs = append(segs, segment{s[prev:loc[0]], line})
-		line += strings.Count(s[prev:loc[1]], "\n")
-		prev = loc[1]
-	}
-	segs = append(segs, segment{s[prev:], line})
-	var out []doc
-	for _, seg := range segs {
-		text, first := seg.text, seg.line
-		lines := strings.Split(text, "\n")
-		lo, hi := -1, -1
-		d := doc{items: 1}
-		for i, l := range lines {
-			t := strings.TrimSpace(l)
-			if t == "" || t[0] == '#' || strings.HasPrefix(l, "---") || t == "..." {
-				continue
-			}
-			if lo < 0 {
-				lo = i
-			}
-			hi = i
-			if d.kind == "" && strings.HasPrefix(l, "kind:") {
-				d.kind = scalarText(l[len("kind:"):])
-			}
-		}
-		if lo < 0 {
-			continue
-		}
-		d.start, d.end = first+lo, first+hi
-		d.text = []byte(strings.Join(lines[lo:hi+1], "\n"))
-		if strings.HasSuffix(d.kind, "List") {
-			n, ok := listItems(string(d.text))
-			if !ok {
-				return nil, false
-			}
-			d.items = n
-		}
-		out = append(out, d)
-	}
-	return out, true
-}
-
-// TestSplitDocsMatchesRegexp: scanning for separators finds the documents,
-// line spans and texts the regular expression does, on files made of
-// separators, comments, blank lines, CRLF and List documents.
-func TestSplitDocsMatchesRegexp(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(7, 8))
-	parts := []string{
-		"---", "--- # c", "---x", "----", " ---", "--", "-- x", "- a", "...", "# comment", "", "  ", "\r",
-		"kind: A", "kind: AList", "kind: 'B' # c", "apiVersion: v1", "metadata:\n  name: a",
-		"items:\n- kind: A\n  metadata:\n    name: i", "items: 3", "items: [", "  - x", "\t",
-	}
-	for i := range 5000 {
-		var b strings.Builder
-		for range rnd.IntN(12) {
-			b.WriteString(parts[rnd.IntN(len(parts))])
-			switch rnd.IntN(5) {
-			case 0:
-				b.WriteString("\r\n")
-			case 1:
-			default:
-				b.WriteString("\n")
-			}
-		}
-		content := []byte(b.String())
-		got, gotOK := splitDocs(content)
-		want, wantOK := splitDocsByRegexp(content)
-		if gotOK != wantOK || len(got) != len(want) {
-			t.Fatalf("case %d %q: %v %d docs, want %v %d", i, content, gotOK, len(got), wantOK, len(want))
-		}
-		for k := range got {
-			g, w := got[k], want[k]
-			if g.start != w.start || g.end != w.end || g.kind != w.kind || g.items != w.items || string(g.text) != string(w.text) {
-				t.Fatalf("case %d %q doc %d:\n%+v\nwant\n%+v", i, content, k, g, w)
-			}
 		}
 	}
 }

@@ -4,44 +4,46 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
-// SnapshotData is the provenance a snapshot carries for its resources
+// snapshotData is the provenance a snapshot carries for its resources
 // (header field `provenance`), so that a parent rendered in another process
 // continues from it. Steps and origins refer to files by index.
-type SnapshotData struct {
-	Files   []SnapFile   `json:"files,omitempty"`
-	Steps   []SnapStep   `json:"steps,omitempty"`
-	Records []SnapRecord `json:"records"`
+type snapshotData struct {
+	Files   []snapFile   `json:"files,omitempty"`
+	Steps   []snapStep   `json:"steps,omitempty"`
+	Records []snapRecord `json:"records"`
 }
 
-// SnapFile is a File.
-type SnapFile struct {
+// snapFile is a file.
+type snapFile struct {
 	Path      string `json:"path"`
 	Sha256    string `json:"sha256,omitempty"`
 	Sensitive bool   `json:"sensitive,omitempty"`
 }
 
-// SnapStep is a Step; ConfiguredIn and Files are indexes into Files.
-type SnapStep struct {
-	Kind           string        `json:"kind"`
-	Name           string        `json:"name,omitempty"`
-	ConfiguredIn   *int          `json:"configuredIn,omitempty"`
-	Label          string        `json:"label,omitempty"`
-	ConfigSha256   string        `json:"configSha256,omitempty"`
-	RedactedSha256 string        `json:"redactedSha256,omitempty"`
-	Files          []int         `json:"files,omitempty"`
-	Generator      bool          `json:"generator,omitempty"`
-	Validator      bool          `json:"validator,omitempty"`
-	Ordinal        int           `json:"ordinal,omitempty"`
-	DataCarrying   bool          `json:"dataCarrying,omitempty"`
-	Sensitive      bool          `json:"sensitive,omitempty"`
-	Images         []PinnedImage `json:"images,omitempty"`
-	Chart          *Chart        `json:"chart,omitempty"`
+// snapStep is a step; ConfiguredIn and Files are indexes into Files.
+type snapStep struct {
+	Kind           string                     `json:"kind"`
+	Name           string                     `json:"name,omitempty"`
+	ConfiguredIn   *int                       `json:"configuredIn,omitempty"`
+	Label          string                     `json:"label,omitempty"`
+	ConfigSha256   string                     `json:"configSha256,omitempty"`
+	RedactedSha256 string                     `json:"redactedSha256,omitempty"`
+	Files          []int                      `json:"files,omitempty"`
+	Generator      bool                       `json:"generator,omitempty"`
+	Validator      bool                       `json:"validator,omitempty"`
+	Ordinal        int                        `json:"ordinal,omitempty"`
+	DataCarrying   bool                       `json:"dataCarrying,omitempty"`
+	Sensitive      bool                       `json:"sensitive,omitempty"`
+	Images         []provmanifest.PinnedImage `json:"images,omitempty"`
+	Chart          *provmanifest.Chart        `json:"chart,omitempty"`
 }
 
-// SnapRecord is the Record of the resource at the same index.
-type SnapRecord struct {
+// snapRecord is the record of the resource at the same index.
+type snapRecord struct {
 	File      *int   `json:"file,omitempty"`
 	Start     int    `json:"start,omitempty"`
 	End       int    `json:"end,omitempty"`
@@ -52,11 +54,11 @@ type SnapRecord struct {
 	Steps     []int  `json:"steps,omitempty"`
 }
 
-// Export returns the provenance of res for a snapshot.
-func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
-	d := &SnapshotData{Records: make([]SnapRecord, len(res))}
-	fileIdx := map[*File]int{}
-	file := func(f *File) *int {
+// exportRecords returns the provenance of res for a snapshot.
+func (t *Tracker) exportRecords(res []*resource.Resource) *snapshotData {
+	d := &snapshotData{Records: make([]snapRecord, len(res))}
+	fileIdx := map[*file]int{}
+	indexFile := func(f *file) *int {
 		if f == nil {
 			return nil
 		}
@@ -64,7 +66,7 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 		if !ok {
 			i = len(d.Files)
 			fileIdx[f] = i
-			sf := SnapFile{Path: f.Path, Sensitive: f.Sensitive}
+			sf := snapFile{Path: f.Path, Sensitive: f.Sensitive}
 			if !f.Sensitive {
 				sf.Sha256 = f.Sha256
 			}
@@ -72,16 +74,16 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 		}
 		return &i
 	}
-	stepIdx := map[*Step]int{}
-	step := func(s *Step) int {
+	stepIdx := map[*step]int{}
+	indexStep := func(s *step) int {
 		i, ok := stepIdx[s]
 		if !ok {
 			i = len(d.Steps)
 			stepIdx[s] = i
-			ss := SnapStep{
+			ss := snapStep{
 				Kind:           s.Kind,
 				Name:           s.Name,
-				ConfiguredIn:   file(s.ConfiguredIn),
+				ConfiguredIn:   indexFile(s.ConfiguredIn),
 				Label:          s.Label,
 				Chart:          s.Chart,
 				RedactedSha256: s.RedactedSha256,
@@ -96,7 +98,7 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 				ss.ConfigSha256 = s.ConfigSha256
 			}
 			for _, f := range s.Files {
-				ss.Files = append(ss.Files, *file(f))
+				ss.Files = append(ss.Files, *indexFile(f))
 			}
 			d.Steps = append(d.Steps, ss)
 		}
@@ -109,34 +111,34 @@ func (t *Tracker) Export(res []*resource.Resource) *SnapshotData {
 		}
 		sr := &d.Records[i]
 		if o := rec.Origin; o != nil {
-			sr.File, sr.Start, sr.End, sr.Label = file(o.File), o.Start, o.End, o.Label
+			sr.File, sr.Start, sr.End, sr.Label = indexFile(o.File), o.Start, o.End, o.Label
 			sr.DocSha256, sr.Redacted = o.DocSha256, o.Redacted
 			if o.Generator != nil {
-				g := step(o.Generator)
+				g := indexStep(o.Generator)
 				sr.Generator = &g
 			}
 		}
-		for _, s := range rec.Steps() {
-			sr.Steps = append(sr.Steps, step(s))
+		for _, s := range rec.appendSteps(nil) {
+			sr.Steps = append(sr.Steps, indexStep(s))
 		}
 	}
 	return d
 }
 
-// Import attaches the provenance d (from a snapshot) to res, the
+// importRecords attaches the provenance d (from a snapshot) to res, the
 // snapshot's resources in order.
-func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
+func (t *Tracker) importRecords(res []*resource.Resource, d *snapshotData) error {
 	if d == nil {
 		return fmt.Errorf("the snapshot has no provenance: render it with --provenance too")
 	}
 	if len(d.Records) != len(res) {
 		return fmt.Errorf("snapshot provenance has %d records for %d resources", len(d.Records), len(res))
 	}
-	files := make([]*File, len(d.Files))
+	files := make([]*file, len(d.Files))
 	for i, sf := range d.Files {
 		f, ok := t.files[sf.Path]
 		if !ok {
-			f = &File{Path: sf.Path, Sha256: sf.Sha256}
+			f = &file{Path: sf.Path, Sha256: sf.Sha256}
 			t.files[sf.Path] = f
 		} else if f.Sha256 == "" {
 			f.Sha256 = sf.Sha256
@@ -146,7 +148,7 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 		}
 		files[i] = f
 	}
-	fileAt := func(i *int) (*File, error) {
+	fileAt := func(i *int) (*file, error) {
 		if i == nil {
 			return nil, nil
 		}
@@ -155,13 +157,13 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 		}
 		return files[*i], nil
 	}
-	steps := make([]*Step, len(d.Steps))
+	steps := make([]*step, len(d.Steps))
 	for i, ss := range d.Steps {
 		in, err := fileAt(ss.ConfiguredIn)
 		if err != nil {
 			return err
 		}
-		s := &Step{
+		s := &step{
 			Kind: ss.Kind, Name: ss.Name, ConfiguredIn: in, Label: ss.Label,
 			ConfigSha256: ss.ConfigSha256, RedactedSha256: ss.RedactedSha256,
 			Generator: ss.Generator, Validator: ss.Validator, Ordinal: ss.Ordinal, DataCarrying: ss.DataCarrying,
@@ -180,7 +182,7 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 		}
 		steps[i] = s
 	}
-	stepAt := func(i int) (*Step, error) {
+	stepAt := func(i int) (*step, error) {
 		if i < 0 || i >= len(steps) {
 			return nil, fmt.Errorf("snapshot provenance: step index %d out of range", i)
 		}
@@ -191,13 +193,13 @@ func (t *Tracker) Import(res []*resource.Resource, d *SnapshotData) error {
 		if err != nil {
 			return err
 		}
-		o := &Origin{File: f, Start: sr.Start, End: sr.End, Label: sr.Label, DocSha256: sr.DocSha256, Redacted: sr.Redacted}
+		o := &origin{File: f, Start: sr.Start, End: sr.End, Label: sr.Label, DocSha256: sr.DocSha256, Redacted: sr.Redacted}
 		if sr.Generator != nil {
 			if o.Generator, err = stepAt(*sr.Generator); err != nil {
 				return err
 			}
 		}
-		rec := &Record{Origin: o}
+		rec := &record{Origin: o}
 		for _, si := range sr.Steps {
 			s, err := stepAt(si)
 			if err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/hydrated"
 )
 
 // A source repository URL with credentials (GitLab CI's $CI_REPOSITORY_URL is

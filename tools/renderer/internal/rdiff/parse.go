@@ -1,20 +1,15 @@
 package rdiff
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
-
-// provenanceAnnotation is the prefix of the annotations krm build
-// --provenance adds (docs/provenance.md): left out of comparisons, since the
-// inputs digest changes with every input.
-const provenanceAnnotation = "provenance.rules-krm.dev/"
 
 // ID identifies an object as the cluster does: the API version is left
 // out, so an object moved to another version is one changed object.
@@ -202,11 +197,13 @@ func dropProvenance(rn *yaml.RNode) string {
 	kept := m.Content[:0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		if !strings.HasPrefix(k.Value, provenanceAnnotation) {
+		// The annotations krm build --provenance adds are left out of
+		// comparisons: the inputs digest changes with every input.
+		if !strings.HasPrefix(k.Value, provmanifest.AnnotationPrefix) {
 			kept = append(kept, k, v)
 			continue
 		}
-		if k.Value == provenanceAnnotation+"origin" {
+		if k.Value == provmanifest.OriginAnnotation {
 			origin = originText(v.Value)
 		}
 	}
@@ -219,15 +216,9 @@ func dropProvenance(rn *yaml.RNode) string {
 
 // originText reads the origin annotation's JSON (docs/provenance.md).
 func originText(s string) string {
-	var o struct{ Path, Generator, ConfiguredIn string }
-	if json.Unmarshal([]byte(s), &o) != nil {
+	o, err := provmanifest.ParseOrigin(s)
+	if err != nil {
 		return ""
 	}
-	if o.Path != "" {
-		return o.Path
-	}
-	if o.Generator != "" {
-		return o.Generator + " in " + o.ConfiguredIn
-	}
-	return ""
+	return o.Text()
 }

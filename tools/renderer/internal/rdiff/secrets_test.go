@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
 	"github.com/rules-krm/rules_krm/dev/testing/bazeltest"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata/secrettest"
 )
 
 // secretCase is a case of testdata/secrets: a txtar archive of old.yaml and new.yaml whose

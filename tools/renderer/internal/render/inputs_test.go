@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/inputs"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 )
@@ -38,7 +39,7 @@ func oneShot(t *testing.T, tree map[string]string, dir string) ([]byte, error) {
 	for p, c := range tree {
 		files["/r/"+p] = c
 	}
-	return Build(memFS(t, files), "/r/"+dir, Options{})
+	return Build(krmtest.MemFS(t, files), "/r/"+dir, Options{})
 }
 
 var componentTree = map[string]string{

@@ -15,8 +15,10 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // Secret values of provTree: none of them, nor their sha256 or base64
@@ -134,16 +136,16 @@ func provOpts() Options {
 
 func renderProv(t *testing.T, files map[string]string) *Result {
 	t.Helper()
-	res, err := Render(memFS(t, files), "/ws/overlay", provOpts())
+	res, err := Render(krmtest.MemFS(t, files), "/ws/overlay", provOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-func manifestOf(t *testing.T, res *Result) *provenance.Manifest {
+func manifestOf(t *testing.T, res *Result) *provmanifest.Manifest {
 	t.Helper()
-	m, err := provenance.ReadManifest(res.ProvenanceManifest)
+	m, err := provmanifest.ReadManifest(res.ProvenanceManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +153,7 @@ func manifestOf(t *testing.T, res *Result) *provenance.Manifest {
 }
 
 // object finds the entry of kind/name.
-func object(t *testing.T, m *provenance.Manifest, kind, name string) *provenance.Object {
+func object(t *testing.T, m *provmanifest.Manifest, kind, name string) *provmanifest.Object {
 	t.Helper()
 	for i := range m.Objects {
 		if o := &m.Objects[i]; o.ID.Kind == kind && strings.HasPrefix(o.ID.Name, name) {
@@ -177,11 +179,11 @@ func TestProvenanceStable(t *testing.T) {
 		t.Fatal("two renders of the same inputs differ")
 	}
 	// Without provenance the output is exactly the plain build's.
-	plain, err := Build(memFS(t, provTree), "/ws/overlay", Options{})
+	plain, err := Build(krmtest.MemFS(t, provTree), "/ws/overlay", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(plain, []byte(provenance.AnnotationPrefix)) {
+	if bytes.Contains(plain, []byte(provmanifest.AnnotationPrefix)) {
 		t.Error("provenance annotations without --provenance")
 	}
 	for _, s := range []string{"/ws", "\"/ws"} {
@@ -197,8 +199,8 @@ func TestProvenanceOrigins(t *testing.T) {
 	if m.Kustomization != "overlay" || m.Label != "//overlay" {
 		t.Errorf("top %q %q", m.Kustomization, m.Label)
 	}
-	step := func(i int) provenance.StepInfo { return m.Steps[i] }
-	kinds := func(o *provenance.Object) []string {
+	step := func(i int) provmanifest.StepInfo { return m.Steps[i] }
+	kinds := func(o *provmanifest.Object) []string {
 		var out []string
 		for _, i := range o.Transformers {
 			s := step(i)
@@ -267,7 +269,7 @@ func TestProvenanceWithoutBuildMetadataOrLabels(t *testing.T) {
 	// carry paths only.
 	files := maps.Clone(provTree)
 	files["/ws/overlay/kustomization.yaml"] += "buildMetadata: [originAnnotations, transformerAnnotations]\n"
-	res, err := Render(memFS(t, files), "/ws/overlay", Options{Provenance: &provenance.Options{WorkspaceRoot: "/ws"}})
+	res, err := Render(krmtest.MemFS(t, files), "/ws/overlay", Options{Provenance: &provenance.Options{WorkspaceRoot: "/ws"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +373,7 @@ func TestProvenanceOpenAPISchema(t *testing.T) {
 // configuration holding one, appears in the provenance manifest, the
 // annotations, the snapshot header or errors.
 func TestProvenanceNoSecrets(t *testing.T) {
-	res, err := Render(memFS(t, provTree), "/ws/overlay", snapshotOpts(provOpts()))
+	res, err := Render(krmtest.MemFS(t, provTree), "/ws/overlay", snapshotOpts(provOpts()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +391,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 	forbidden = append(forbidden, h(doc[strings.LastIndex(doc, "apiVersion"):]))
 	var annotations bytes.Buffer
 	for _, l := range bytes.SplitAfter(res.Manifests, []byte("\n")) {
-		if bytes.Contains(l, []byte(provenance.AnnotationPrefix)) {
+		if bytes.Contains(l, []byte(provmanifest.AnnotationPrefix)) {
 			annotations.Write(l)
 		}
 	}
@@ -426,7 +428,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 	// Errors name files, never their content.
 	files2 := maps.Clone(provTree)
 	files2["/ws/overlay/kustomization.yaml"] += "- path: missing.yaml\n"
-	_, err = Render(memFS(t, files2), "/ws/overlay", provOpts())
+	_, err = Render(krmtest.MemFS(t, files2), "/ws/overlay", provOpts())
 	if err == nil {
 		t.Fatal("missing patch file: no error")
 	}
@@ -441,7 +443,7 @@ func TestProvenanceNoSecrets(t *testing.T) {
 // (each alone, the overlay reading the base's snapshot) and compares with
 // the one-shot render.
 func TestProvenanceThroughSnapshots(t *testing.T) {
-	fs := memFS(t, provTree)
+	fs := krmtest.MemFS(t, provTree)
 	base, err := Render(fs, "/ws/base", Options{Hermetic: true, Label: "//base", Provenance: provOpts().Provenance, Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
@@ -508,12 +510,12 @@ func TestProvenanceFunctions(t *testing.T) {
 			var stripped bytes.Buffer
 			lines := strings.SplitAfter(string(res.Manifests), "\n")
 			for i, l := range lines {
-				if strings.HasPrefix(l, "    "+provenance.AnnotationPrefix) {
+				if strings.HasPrefix(l, "    "+provmanifest.AnnotationPrefix) {
 					continue
 				}
 				if l == "  annotations:\n" {
 					j := i + 1
-					for j < len(lines) && strings.HasPrefix(lines[j], "    "+provenance.AnnotationPrefix) {
+					for j < len(lines) && strings.HasPrefix(lines[j], "    "+provmanifest.AnnotationPrefix) {
 						j++
 					}
 					if j == len(lines) || !strings.HasPrefix(lines[j], "    ") {

@@ -326,6 +326,11 @@ func scanTree(fsys filesys.FileSystem, dir string) (openAPI, baseInheritsHelmNam
 	if err != nil {
 		return false, false, err
 	}
+	// The tree is judged as the rules' renders read it (--hermetic): with the
+	// links of a Bazel tree (runfiles, a sandbox) kept, not resolved out of it.
+	if err := ldr.SetLinks(load.KeepLinks); err != nil {
+		return false, false, err
+	}
 	env := NewEnv()
 	openAPI = env.ScanTree(ldr)
 	return openAPI, env.BaseInheritsHelmNamespace(), nil

@@ -9,20 +9,10 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 )
-
-func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
-	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return fs
-}
 
 // layered is three levels: prod -> app -> base, plus a component and a
 // second base, with generators, name references, vars and prefixes
@@ -87,7 +77,7 @@ spec:
 }
 
 func TestBuild(t *testing.T) {
-	fs := memFS(t, layered)
+	fs := krmtest.MemFS(t, layered)
 	out, err := Build(fs, "/r/prod", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +168,7 @@ func TestRenderWithSnapshotsEqualsBuild(t *testing.T) {
 			files[k] = v
 		}
 		files["/r/prod/kustomization.yaml"] += meta
-		fs := memFS(t, files)
+		fs := krmtest.MemFS(t, files)
 		want, err := Build(fs, "/r/prod", Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +192,7 @@ func TestOriginsOnlyWhenAsked(t *testing.T) {
 		files[k] = v
 	}
 	files["/r/prod/kustomization.yaml"] += "buildMetadata: [originAnnotations]\n"
-	fs := memFS(t, files)
+	fs := krmtest.MemFS(t, files)
 	for _, l := range []struct{ dir, label, dep string }{{"base", "//base:base", ""}, {"app", "//app:app", "base"}, {"extra", "//extra:extra", ""}} {
 		opts := Options{Hermetic: true, Label: l.label, SnapshotOnly: true}
 		if l.dep != "" {
@@ -228,7 +218,7 @@ func TestOriginsOnlyWhenAsked(t *testing.T) {
 
 // The snapshots, not the sources, are read for declared bases.
 func TestRenderReadsSnapshotsNotSources(t *testing.T) {
-	fs := memFS(t, layered)
+	fs := krmtest.MemFS(t, layered)
 	want, err := Build(fs, "/r/prod", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +248,7 @@ func TestRenderReadsSnapshotsNotSources(t *testing.T) {
 // its directory does not exist. With --hermetic, an entry of resources that
 // is neither a file nor a declared base is one error naming both fixes.
 func TestRenderBasesWithoutDirectories(t *testing.T) {
-	full := memFS(t, layered)
+	full := krmtest.MemFS(t, layered)
 	want, err := Build(full, "/r/prod", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +262,7 @@ func TestRenderBasesWithoutDirectories(t *testing.T) {
 		}
 		files[p] = string(b)
 	}
-	fs := memFS(t, files)
+	fs := krmtest.MemFS(t, files)
 	if fs.Exists("/r/app") || fs.Exists("/r/extra") {
 		t.Fatal("the base directories exist")
 	}
@@ -312,7 +302,7 @@ func TestRenderBasesWithoutDirectories(t *testing.T) {
 }
 
 func TestRenderErrors(t *testing.T) {
-	fs := memFS(t, layered)
+	fs := krmtest.MemFS(t, layered)
 	renderLevels(t, fs)
 	if err := fs.WriteFile("/snap/bad.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")); err != nil {
 		t.Fatal(err)
@@ -407,7 +397,7 @@ func (f *fakePrebuilt) Lookup(dir string) (*accumulate.Accumulation, string, boo
 }
 
 func TestPrebuiltOption(t *testing.T) {
-	fs := memFS(t, layered)
+	fs := krmtest.MemFS(t, layered)
 	base, err := Render(fs, "/r/base", Options{Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
@@ -438,7 +428,7 @@ func TestPrebuiltOption(t *testing.T) {
 }
 
 func TestLoadRestrictorOption(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/r/app/kustomization.yaml": "resources:\n- ../shared/cm.yaml\n",
 		"/r/shared/cm.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\n",
 	})
@@ -459,7 +449,7 @@ func TestLoadRestrictorOption(t *testing.T) {
 // are not updated. kustomize v5.8.2 prints `name: p-cfg` here; krm keeps
 // `name: cfg`.
 func TestNullNamespaceReferrer(t *testing.T) {
-	fs := memFS(t, map[string]string{
+	fs := krmtest.MemFS(t, map[string]string{
 		"/r/app/kustomization.yaml": "namePrefix: p-\nresources:\n- r.yaml\n",
 		"/r/app/r.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: null\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: nginx\n        envFrom:\n        - configMapRef:\n            name: cfg\n",
 	})
@@ -485,7 +475,7 @@ func TestSnapshotsCarryNoComments(t *testing.T) {
 	}
 	var snaps [2][]byte
 	for i, files := range []map[string]string{plain, commented} {
-		res, err := Render(memFS(t, files), "/r/base", Options{Snapshot: true})
+		res, err := Render(krmtest.MemFS(t, files), "/r/base", Options{Snapshot: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -561,7 +551,7 @@ func TestVarErrorNamesItsDeclaration(t *testing.T) {
 		"/r/app/kustomization.yaml":  "resources:\n- ../base\n",
 	}
 	const words = "vars: var '{SVC Service.v1.[noGrp] {metadata.name}}' cannot be mapped to a field in the set of known resources"
-	fs := memFS(t, files)
+	fs := krmtest.MemFS(t, files)
 	if _, err := Build(fs, "/r/app", Options{}); err == nil || err.Error() != "/r/base/kustomization.yaml: "+words {
 		t.Errorf("from sources: %v", err)
 	}
@@ -575,5 +565,41 @@ func TestVarErrorNamesItsDeclaration(t *testing.T) {
 	_, err = Render(fs, "/r/app", Options{Hermetic: true, Label: "//app", Deps: map[string]string{"/r/base": "/snap/base.yaml"}})
 	if err == nil || err.Error() != "//base: "+words {
 		t.Errorf("from a snapshot: %v", err)
+	}
+}
+
+// An object nesting deeper than kustomize can print fails the build, as
+// kustomize's does: when its file is read (naming the file and the object),
+// or, made that deep by a patch, when it is printed (naming the object).
+func TestMaxDepth(t *testing.T) {
+	lists := func(depth int) string { // depth collections, the root counted
+		return "spec: " + strings.Repeat("[", depth-1) + "1" + strings.Repeat("]", depth-1) + "\n"
+	}
+	const head = "apiVersion: v1\nkind: Foo\nmetadata:\n  name: deep\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"read", map[string]string{
+			"/app/kustomization.yaml": "resources: [deep.yaml]\n",
+			"/app/deep.yaml":          head + lists(10001),
+		}, `accumulating resources from 'deep.yaml': deep.yaml: Foo "deep": yaml: exceeded max depth of 10000`},
+		{"patched", map[string]string{
+			"/app/kustomization.yaml": "resources: [deep.yaml]\npatches: [{path: patch.yaml}]\n",
+			"/app/deep.yaml":          head + lists(3),
+			"/app/patch.yaml":         head + lists(10001),
+		}, "Foo.v1.[noGrp]/deep.[noNs]: yaml: exceeded max depth of 10000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Build(krmtest.MemFS(t, tc.files), "/app", Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || len(err.Error()) > 400 {
+				t.Errorf("got %.400v, want a short error containing %q", err, tc.want)
+			}
+		})
+	}
+	at := map[string]string{"/app/kustomization.yaml": "resources: [deep.yaml]\n", "/app/deep.yaml": head + lists(10000)}
+	if out, err := Build(krmtest.MemFS(t, at), "/app", Options{}); err != nil || !strings.HasPrefix(string(out), head+"spec:\n- - - ") {
+		t.Errorf("at the bound: %.200s, %v; want it printed", out, err)
 	}
 }

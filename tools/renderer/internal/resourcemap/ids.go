@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // Annotations in which kustomize records a resource's previous IDs.
@@ -21,20 +23,6 @@ const (
 	prevNamespacesKey = "internal.config.kubernetes.io/previousNamespaces"
 	prevKindsKey      = "internal.config.kubernetes.io/previousKinds"
 )
-
-// field returns the value node of key in mapping node n, or nil.
-func field(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	c := n.Content
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i].Value == key {
-			return c[i+1]
-		}
-	}
-	return nil
-}
 
 // value is a scalar's text; kustomize reads a null (null, ~, empty) as "".
 func value(n *yaml.Node) string {
@@ -49,26 +37,6 @@ type meta struct {
 	apiVersion, kind, name, namespace    string
 	prevNames, prevNamespaces, prevKinds string
 	hasPrev                              bool
-}
-
-// fields sets *to[i] to the value node of keys[i] in mapping node n (the
-// first one, as field finds it), in one pass over n that ends when all are
-// found (apiVersion, kind and metadata usually lead, before a long spec).
-func fields(n *yaml.Node, keys []string, to []**yaml.Node) {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return
-	}
-	c := n.Content
-	left := len(keys)
-	for i := 0; i+1 < len(c) && left > 0; i += 2 {
-		for j, k := range keys {
-			if *to[j] == nil && c[i].Value == k {
-				*to[j] = c[i+1]
-				left--
-				break
-			}
-		}
-	}
 }
 
 var (
@@ -90,7 +58,7 @@ func readTop(r *resource.Resource) (meta, *yaml.Node) {
 		return m, nil
 	}
 	var apiVersion, kind, md *yaml.Node
-	fields(n, topKeys, []**yaml.Node{&apiVersion, &kind, &md})
+	yamlnode.Fields(n, topKeys, []**yaml.Node{&apiVersion, &kind, &md})
 	m.apiVersion = value(apiVersion)
 	m.kind = value(kind)
 	return m, md
@@ -99,7 +67,7 @@ func readTop(r *resource.Resource) (meta, *yaml.Node) {
 // readMetadata reads the name, namespace and previous IDs in md.
 func (m *meta) readMetadata(md *yaml.Node) {
 	var name, namespace, an *yaml.Node
-	fields(md, metaKeys, []**yaml.Node{&name, &namespace, &an})
+	yamlnode.Fields(md, metaKeys, []**yaml.Node{&name, &namespace, &an})
 	m.name = value(name)
 	m.namespace = value(namespace)
 	if an != nil && an.Kind == yaml.MappingNode {
@@ -119,7 +87,7 @@ func (m *meta) readMetadata(md *yaml.Node) {
 
 // nameOf is CurID(r).Name, read alone.
 func nameOf(r *resource.Resource) string {
-	return value(field(field(r.YNode(), "metadata"), "name"))
+	return value(yamlnode.Field(yamlnode.Field(r.YNode(), "metadata"), "name"))
 }
 
 // CurID is r.CurId(), computed without kustomize's generic field walks.

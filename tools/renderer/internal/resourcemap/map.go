@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yaml11"
 )
 
@@ -732,7 +733,7 @@ func isTransformerAnnotation(k string) bool { return k == "alpha.config.kubernet
 // mapping is in block style. keepsEmpty says the removal leaves an empty
 // annotations mapping as it is.
 func removeAnnotationsInPlace(r *resource.Resource, drop func(string) bool, keepsEmpty bool) bool {
-	md := field(r.YNode(), "metadata")
+	md := yamlnode.Field(r.YNode(), "metadata")
 	if md == nil || md.Kind != yaml.MappingNode || md.Style != 0 {
 		return false
 	}

@@ -14,6 +14,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // The differential tests below run each operation on a Map and on
@@ -1026,7 +1028,7 @@ func TestRemoveAnnotationsPrintsAsKustomize(t *testing.T) {
 			ours, theirs := parse(t, c), parse(t, c)
 			if c == emptied {
 				for _, r := range []*resource.Resource{ours[0], theirs[0]} {
-					an := field(field(r.YNode(), "metadata"), "annotations")
+					an := yamlnode.Field(yamlnode.Field(r.YNode(), "metadata"), "annotations")
 					an.Content = nil
 				}
 			}

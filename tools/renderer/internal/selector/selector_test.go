@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/api/hasher"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 )
 
-var rmf = resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
+var rmf = krmtest.NewFactory()
 
 func resources(t *testing.T) resmap.ResMap {
 	t.Helper()

@@ -60,7 +60,7 @@ type Header struct {
 	OpenAPI *OpenAPI `json:"openapi,omitempty"`
 	// Provenance is the provenance of the resources (docs/provenance.md),
 	// present only when rendered with provenance: what the build's
-	// observer carried (provenance.SnapshotData, as JSON).
+	// observer carried (package provenance's snapshotData, as JSON).
 	Provenance json.RawMessage `json:"provenance,omitempty"`
 	// Files are the files of a Component (kustomizationKind Component) and
 	// of the components it names: a component acts on its parent's

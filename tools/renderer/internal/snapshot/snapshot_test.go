@@ -11,17 +11,17 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/accumulate"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/emit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/finish"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/observe"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/snapshot"
 )
 
@@ -79,20 +79,9 @@ spec:
 	"/base/svc.yaml":           "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n",
 }
 
-func memFS(t *testing.T, files map[string]string) filesys.FileSystem {
-	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return fs
-}
-
 func accumulated(t *testing.T, files map[string]string, dir string) (*accumulate.Accumulation, *load.Kustomization) {
 	t.Helper()
-	ldr, err := load.NewLoader(memFS(t, files), dir, load.RootOnly, nil)
+	ldr, err := load.NewLoader(krmtest.MemFS(t, files), dir, load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +205,7 @@ func TestRoundTrip(t *testing.T) {
 func finished(t *testing.T, acc *accumulate.Accumulation) string {
 	t.Helper()
 	env := render.NewEnv()
-	ldr, err := load.NewLoader(memFS(t, tree), "/app", load.RootOnly, nil)
+	ldr, err := load.NewLoader(krmtest.MemFS(t, tree), "/app", load.RootOnly, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,16 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
+	"github.com/rules-krm/rules_krm/dev/testtree"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/krmfn"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
-	"github.com/rules-krm/rules_krm/dev/testtree"
 )
 
 // kustDir is the kustomization root of the tests: testdata/kust.
@@ -33,17 +31,12 @@ func helpers(t *testing.T, dir string, r load.Restrictor, hint load.MissingHint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rmf := resmap.NewFactory(resource.NewFactory(&hasher.Hasher{}))
-	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(), rmf, types.DisabledPluginConfig())
+	return krmtest.PluginHelpers(ldr, types.DisabledPluginConfig())
 }
 
 func resMap(t *testing.T, h *resmap.PluginHelpers, y string) resmap.ResMap {
 	t.Helper()
-	m, err := h.ResmapFactory().NewResMapFromBytes([]byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return krmtest.ResMap(t, h.ResmapFactory(), y)
 }
 
 func configure(t *testing.T, h *resmap.PluginHelpers, cfg string) *Plugin {
@@ -54,11 +47,7 @@ func configure(t *testing.T, h *resmap.PluginHelpers, cfg string) *Plugin {
 // configureWith configures a function that prints through rt.
 func configureWith(t *testing.T, h *resmap.PluginHelpers, cfg string, rt krmfn.Runtime) *Plugin {
 	t.Helper()
-	p := New(rt)
-	if err := p.Config(h, []byte(cfg)); err != nil {
-		t.Fatalf("Config: %v", err)
-	}
-	return p
+	return krmtest.Configure(t, New(rt), h, cfg)
 }
 
 // inline wraps a script into a StarlarkRun config.

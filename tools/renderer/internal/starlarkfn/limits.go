@@ -34,14 +34,15 @@ const (
 	// step of its limit (10s by default), and at least MinCPU.
 	CPUPerStep = time.Microsecond
 	MinCPU     = 10 * time.Second
-	// MaxMemory bounds how much a run may grow the heap, garbage not yet
-	// collected included: past it the script stops at its next operation.
-	MaxMemory = 1 << 30
-	// MemoryMargin is how far past MaxMemory one operation (a string
-	// doubling, a list repeat, a join) may take the heap before krm stops
-	// at once: it cannot interrupt an operation, so it reports the error
+	// MaxMemory bounds how much a run may grow the memory the process
+	// holds (the Go runtime's, not returned to the OS: the heap, its
+	// garbage and free pages, stacks), which bounds its resident memory:
+	// past MaxMemory-memoryReserve the script stops at its next operation;
+	// one operation (a string doubling, a list repeat, a join) that asks
+	// for memory past MaxMemory makes krm stop at once, before the memory
+	// is used: it cannot interrupt an operation, so it reports the error
 	// and exits (no output is being written while a script runs).
-	MemoryMargin = 256 << 20
+	MaxMemory = 1 << 30
 	// MaxCallDepth bounds recursion (Starlark calls in progress).
 	MaxCallDepth = 1000
 	// MaxNesting bounds how deep json.decode input and the values a script
@@ -62,6 +63,10 @@ const (
 	collectAfter = 64 << 20
 	// watchEvery is how often the watchdog checks memory and time.
 	watchEvery = time.Millisecond
+	// memoryReserve is how far below its memory limit a run stops at a
+	// check, so that what it allocates until the next one (checkBytes at
+	// the rate seen) stays below the limit the watchdog enforces.
+	memoryReserve = 2 * checkBytes
 )
 
 // budgetKey is the thread-local key of the steps a thread's run had
@@ -73,13 +78,17 @@ const budgetKey = "krm.steps"
 // modules: steps and memory are checked on the running thread every
 // checkEvery steps or checkBytes allocated, memory and time also by a
 // watchdog goroutine, which cancels the running thread or, when one
-// operation takes the heap MemoryMargin past MaxMemory, stops krm.
+// operation has asked for memory past maxMemory, stops krm.
 type budget struct {
-	maxSteps  uint64
+	maxSteps uint64
+	// maxMemory is how much the run may grow the memory the process holds
+	// (MaxMemory; lower in tests).
+	maxMemory uint64
 	cpu       func() time.Duration // CPU time of the run's OS thread so far
 	cpuBase   time.Duration
 	allocBase uint64
 	heapBase  uint64
+	heldBase  uint64
 	deadline  time.Time
 	current   atomic.Pointer[starlark.Thread]
 	samples   []metrics.Sample
@@ -94,28 +103,43 @@ type budget struct {
 	// message.
 	pos atomic.Pointer[string]
 	// abort reports a limit the watchdog cannot wait for (a single
-	// operation past MaxMemory+MemoryMargin) and ends krm.
+	// operation past maxMemory) and ends krm.
 	abort func(pos, reason string)
 }
 
-func newBudget(maxSteps uint64) *budget {
+func newBudget(maxSteps, maxMemory uint64) *budget {
 	b := &budget{
-		maxSteps: maxSteps,
+		maxSteps: maxSteps, maxMemory: maxMemory,
 		deadline: time.Now().Add(Timeout),
-		samples: []metrics.Sample{
-			{Name: "/gc/heap/allocs:bytes"},
-			{Name: "/memory/classes/heap/objects:bytes"},
-		},
+		samples:  memorySamples(),
 	}
-	b.allocBase, b.heapBase = b.read()
+	b.allocBase, b.heapBase, b.heldBase = b.read()
 	b.lastAllocs, b.live = b.allocBase, b.heapBase
 	return b
 }
 
-// read returns the bytes allocated so far and the heap in use.
-func (b *budget) read() (allocs, heap uint64) {
+func memorySamples() []metrics.Sample {
+	return []metrics.Sample{
+		{Name: "/gc/heap/allocs:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+}
+
+// read returns the bytes allocated so far, the heap in use and the memory
+// the runtime holds: mapped and not returned to the OS, which the
+// process's resident memory cannot exceed (binary aside) and which counts
+// an allocation as it is made, before the operation that asked for it
+// writes to it.
+func (b *budget) read() (allocs, heap, held uint64) {
 	metrics.Read(b.samples)
-	return b.samples[0].Value.Uint64(), b.samples[1].Value.Uint64()
+	return b.samples[0].Value.Uint64(), b.samples[1].Value.Uint64(), b.samples[2].Value.Uint64() - b.samples[3].Value.Uint64()
+}
+
+// stopAt is the memory held past which the run stops at a check.
+func (b *budget) stopAt() uint64 {
+	return b.heldBase + b.maxMemory - min(memoryReserve, b.maxMemory/4)
 }
 
 // start arms thread (the run's main thread, or a loaded module's whose
@@ -145,18 +169,27 @@ func (b *budget) arm(t *starlark.Thread, base, interval uint64) {
 // check runs on the thread at each of its checks (its OnMaxSteps).
 func (b *budget) check(t *starlark.Thread) {
 	base, _ := t.Local(budgetKey).(uint64)
-	allocs, heap := b.read()
+	allocs, heap, held := b.read()
 	steps := base + t.Steps + (allocs-b.allocBase)/BytesPerStep
 	pos := t.CallFrame(0).Pos.String()
 	b.pos.Store(&pos)
-	// Collect after garbage of half the live heap (at most MaxMemory/2,
-	// since garbage counts towards the limit), before the heap nears the
-	// limit, and before deciding that it is over.
-	garbage := max(collectAfter, min(b.live/2, MaxMemory/2))
-	if heap >= b.live+garbage || (heap >= b.heapBase+MaxMemory*3/4 && heap >= b.live+collectAfter) || heap >= b.heapBase+MaxMemory {
-		// Here no operation is running, so the collection is quick to start.
-		runtime.GC()
-		_, heap = b.read()
+	// Collect after garbage of half the live heap (at most maxMemory/2,
+	// since garbage counts towards the limit), before the memory held nears
+	// the limit, and before deciding that it is over. Past half the limit,
+	// what is free goes back to the OS too (the limit is on what the
+	// process holds), so that memory the heap no longer uses leaves room
+	// for the next operation. Here no operation is running, so the
+	// collection is quick to start.
+	garbage := max(collectAfter, min(b.live/2, b.maxMemory/2))
+	nearLimit := held >= b.heldBase+b.maxMemory/2
+	if heap >= b.live+garbage || (held >= b.heldBase+b.maxMemory*3/4 && heap >= b.live+collectAfter) ||
+		(nearLimit && held >= heap+collectAfter) || held >= b.stopAt() {
+		if nearLimit {
+			debug.FreeOSMemory()
+		} else {
+			runtime.GC()
+		}
+		_, heap, held = b.read()
 		b.live = heap
 	}
 	switch {
@@ -165,8 +198,8 @@ func (b *budget) check(t *starlark.Thread) {
 			b.maxSteps, BytesPerStep, uint64(MaxStepsCeiling), Kind))
 	case t.CallStackDepth() > MaxCallDepth:
 		t.Cancel(fmt.Sprintf("recursion deeper than %d calls", MaxCallDepth))
-	case heap >= b.heapBase+MaxMemory:
-		t.Cancel(memoryError)
+	case held >= b.stopAt():
+		t.Cancel(b.memoryError())
 	default:
 		if reason := b.overTime(); reason != "" {
 			t.Cancel(reason)
@@ -184,7 +217,9 @@ func (b *budget) check(t *starlark.Thread) {
 	}
 }
 
-var memoryError = fmt.Sprintf("the script used more than %d MiB of memory", MaxMemory>>20)
+func (b *budget) memoryError() string {
+	return fmt.Sprintf("the script used more than %d MiB of memory", b.maxMemory>>20)
+}
 
 // overTime says which of wall-clock and CPU time a run exceeds, if any.
 func (b *budget) overTime() string {
@@ -209,8 +244,7 @@ func (b *budget) watch() (stop func()) {
 	b.cpuBase = b.cpu()
 	resume := pauseCollector()
 	b.stop, b.done = make(chan struct{}), make(chan struct{})
-	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
-	w := &budget{maxSteps: b.maxSteps, cpu: b.cpu, cpuBase: b.cpuBase, heapBase: b.heapBase, deadline: b.deadline, samples: samples}
+	w := &budget{maxSteps: b.maxSteps, cpu: b.cpu, cpuBase: b.cpuBase, deadline: b.deadline, samples: memorySamples()}
 	go func() {
 		defer close(b.done)
 		tick := time.NewTicker(watchEvery)
@@ -221,13 +255,13 @@ func (b *budget) watch() (stop func()) {
 				return
 			case <-tick.C:
 				reason := w.overTime()
-				if _, heap := w.read(); heap >= b.heapBase+MaxMemory+MemoryMargin {
+				if _, _, held := w.read(); held >= b.heldBase+b.maxMemory {
 					pos := ""
 					if p := b.pos.Load(); p != nil {
 						pos = *p
 					}
-					b.abort(pos, fmt.Sprintf("%s (one operation took it %d MiB past the limit; krm stopped at once)",
-						memoryError, (heap-b.heapBase-MaxMemory)>>20))
+					b.abort(pos, fmt.Sprintf("%s (one operation took it %d MiB past the limit; krm stopped at once, before the operation wrote to that memory)",
+						b.memoryError(), (held-b.heldBase-b.maxMemory)>>20))
 					return
 				}
 				if reason != "" {

@@ -62,8 +62,8 @@
 //   - "encoding/json.star" (json) and "math.star" (math), as in kpt.
 //
 // A run stops after maxSteps Starlark steps (loaded modules count too),
-// and when it grows the heap past MaxMemory; krm exits at once when one
-// operation takes it MemoryMargin further (limits.go).
+// and when it nears growing the memory the process holds by MaxMemory; krm
+// exits at once when one operation takes it past (limits.go).
 // Errors name the script file (or the config, for inline source, whose
 // lines count from the first line of source), line and column, with the
 // Starlark backtrace.
@@ -123,11 +123,13 @@ type Plugin struct {
 	source   []byte
 	inline   bool
 	maxSteps uint64
+	// maxMemory is MaxMemory; tests lower it.
+	maxMemory uint64
 }
 
 // New returns an unconfigured Starlark function of a build that prints
 // through rt.
-func New(rt krmfn.Runtime) *Plugin { return &Plugin{rt: rt} }
+func New(rt krmfn.Runtime) *Plugin { return &Plugin{rt: rt, maxMemory: MaxMemory} }
 
 // Config reads a StarlarkRun object (YAML, key order kept) and the script
 // it names.
@@ -225,7 +227,7 @@ func (p *Plugin) Run(items []*yaml.RNode) ([]krmfn.Output, error) {
 	ms := &modules{
 		ldr:    p.h.Loader(),
 		cache:  map[string]*entry{},
-		budget: newBudget(p.maxSteps),
+		budget: newBudget(p.maxSteps, p.maxMemory),
 		print: func(_ *starlark.Thread, msg string) {
 			fmt.Fprintf(p.rt.Output(), "%s: %s\n", p.name, msg)
 		},

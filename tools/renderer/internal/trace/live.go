@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/big"
 	"regexp"
 	"sort"
 	"strings"
@@ -13,8 +12,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -33,7 +33,7 @@ var serverMetadata = []string{
 // `creationTimestamp: null`.
 func Strip(obj *yaml.Node) {
 	dropKeys(obj, func(k string) bool { return k == "status" || k == "apiVersion" })
-	md := mapField(obj, "metadata")
+	md := yamlnode.Field(obj, "metadata")
 	dropKeys(md, func(k string) bool {
 		for _, f := range serverMetadata {
 			if k == f {
@@ -42,8 +42,8 @@ func Strip(obj *yaml.Node) {
 		}
 		return false
 	})
-	dropKeys(mapField(md, "annotations"), func(k string) bool {
-		return strings.HasPrefix(k, provenance.AnnotationPrefix)
+	dropKeys(yamlnode.Field(md, "annotations"), func(k string) bool {
+		return strings.HasPrefix(k, provmanifest.AnnotationPrefix)
 	})
 }
 
@@ -95,7 +95,7 @@ func LoadRendered(path string) (*Rendered, error) {
 }
 
 // object returns the rendered object of a manifest entry.
-func (r *Rendered) object(id provenance.ObjectID) *yaml.Node {
+func (r *Rendered) object(id provmanifest.ObjectID) *yaml.Node {
 	return r.objs[rdiff.ID{Group: id.Group(), Kind: id.Kind, Namespace: id.Namespace, Name: id.Name}]
 }
 
@@ -175,12 +175,7 @@ func sameValue(path string, a, b json.RawMessage) bool {
 	if x == y {
 		return true
 	}
-	if quantityPath().MatchString(path) {
-		qx, okX := quantity(x)
-		qy, okY := quantity(y)
-		return okX && okY && qx.Cmp(qy) == 0
-	}
-	return false
+	return quantityPath().MatchString(path) && yamlnode.SameQuantity(x, y)
 }
 
 var quantityPath = sync.OnceValue(func() *regexp.Regexp {
@@ -201,43 +196,14 @@ func scalarText(v json.RawMessage) (string, bool) {
 	return fmt.Sprint(x), true
 }
 
-var quantityRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$`)
-})
-
-// quantitySuffix are resource.Quantity's suffixes (read only).
-var quantitySuffix = map[string]string{
-	"m": "1/1000", "k": "1000", "M": "1000000", "G": "1000000000", "T": "1000000000000",
-	"P": "1000000000000000", "E": "1000000000000000000",
-	"Ki": "1024", "Mi": "1048576", "Gi": "1073741824", "Ti": "1099511627776",
-	"Pi": "1125899906842624", "Ei": "1152921504606846976",
-}
-
-// quantity reads a Kubernetes resource quantity (resource.Quantity's syntax) exactly.
-func quantity(s string) (*big.Rat, bool) {
-	m := quantityRE().FindStringSubmatch(s)
-	if m == nil {
-		return nil, false
-	}
-	r, ok := new(big.Rat).SetString(m[1])
-	if !ok {
-		return nil, false
-	}
-	if f, ok := quantitySuffix[m[2]]; ok {
-		x, _ := new(big.Rat).SetString(f)
-		r.Mul(r, x)
-	}
-	return r, true
-}
-
 // stringDataToData moves a rendered Secret's stringData into data, base64-encoded, as the
 // API server stores it.
 func stringDataToData(secret *yaml.Node) {
-	sd := mapField(secret, "stringData")
+	sd := yamlnode.Field(secret, "stringData")
 	if sd == nil || sd.Kind != yaml.MappingNode {
 		return
 	}
-	data := mapField(secret, "data")
+	data := yamlnode.Field(secret, "data")
 	if data == nil || data.Kind != yaml.MappingNode {
 		data = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		secret.Content = append(secret.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "data"}, data)
@@ -245,7 +211,7 @@ func stringDataToData(secret *yaml.Node) {
 	for i := 0; i+1 < len(sd.Content); i += 2 {
 		k, v := sd.Content[i], sd.Content[i+1]
 		enc := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: base64.StdEncoding.EncodeToString([]byte(v.Value))}
-		if old := mapField(data, k.Value); old != nil {
+		if old := yamlnode.Field(data, k.Value); old != nil {
 			*old = *enc // stringData wins, as on the server
 		} else {
 			data.Content = append(data.Content, k, enc)
@@ -262,14 +228,14 @@ type managerSet struct {
 // managedFields reads metadata.managedFields: the managers other than krm apply's, each
 // with its field set.
 func managedFields(obj *yaml.Node) []managerSet {
-	mf := mapField(mapField(obj, "metadata"), "managedFields")
+	mf := yamlnode.Field(yamlnode.Field(obj, "metadata"), "managedFields")
 	if mf == nil || mf.Kind != yaml.SequenceNode {
 		return nil
 	}
 	var out []managerSet
 	for _, e := range mf.Content {
-		name, op := mapField(e, "manager"), mapField(e, "operation")
-		set := mapField(e, "fieldsV1")
+		name, op := yamlnode.Field(e, "manager"), yamlnode.Field(e, "operation")
+		set := yamlnode.Field(e, "fieldsV1")
 		if name == nil || set == nil || (name.Value == clustersupport.FieldManager && op != nil && op.Value == "Apply") {
 			continue
 		}
@@ -369,7 +335,7 @@ func describeSource(r *Result, s Source) string {
 	return where
 }
 
-func (r *Result) stepAt(i int) *provenance.StepInfo {
+func (r *Result) stepAt(i int) *provmanifest.StepInfo {
 	if i < 0 || i >= len(r.Steps) {
 		return nil
 	}

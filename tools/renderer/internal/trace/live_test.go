@@ -15,9 +15,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
 	"github.com/rules-krm/rules_krm/dev/testtree"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -26,7 +28,7 @@ var update = flag.Bool("update", false, "rewrite testdata/drift/live/*.want")
 
 // renderDrift renders testdata/drift/prod with provenance, the workspace root being
 // testdata/drift.
-func renderDrift(t *testing.T) (*provenance.Manifest, *trace.Rendered, []byte, string) {
+func renderDrift(t *testing.T) (*provmanifest.Manifest, *trace.Rendered, []byte, string) {
 	t.Helper()
 	root, err := filepath.Abs(testtree.Real(t, filepath.Join("testdata", "drift")))
 	if err != nil {
@@ -36,7 +38,7 @@ func renderDrift(t *testing.T) (*provenance.Manifest, *trace.Rendered, []byte, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := provenance.ReadManifest(res.ProvenanceManifest)
+	m, err := provmanifest.ReadManifest(res.ProvenanceManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func liveQueries(t *testing.T, name string, stream []byte) []trace.Query {
 	}
 	digests := map[string]string{}
 	for _, o := range objs {
-		digests[o.GetName()] = o.GetAnnotations()[provenance.DigestAnnotation]
+		digests[o.GetName()] = o.GetAnnotations()[provmanifest.DigestAnnotation]
 	}
 	data, err := os.ReadFile(filepath.Join("testdata", "drift", "live", name))
 	if err != nil {
@@ -73,7 +75,7 @@ func liveQueries(t *testing.T, name string, stream []byte) []trace.Query {
 	}
 	for _, it := range items.Content() {
 		n := yaml.NewRNode(it)
-		if err := n.PipeE(yaml.SetAnnotation(provenance.DigestAnnotation, digests[n.GetName()])); err != nil {
+		if err := n.PipeE(yaml.SetAnnotation(provmanifest.DigestAnnotation, digests[n.GetName()])); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -197,16 +199,7 @@ func TestLiveSecretDriftIsRedacted(t *testing.T) {
 
 func walkKey(n *yaml.Node, keys ...string) *yaml.Node {
 	for _, k := range keys {
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil {
-			return nil
-		}
-		n = next
+		n = yamlnode.Field(n, k)
 	}
 	return n
 }
@@ -269,6 +262,9 @@ func TestDriftedRules(t *testing.T) {
 		{"quantity", "spec: {resources: {limits: {cpu: 0.5, memory: 1Gi}}}", "spec: {resources: {limits: {cpu: 500m, memory: 1024Mi}}}", nil},
 		{"other quantity", "spec: {resources: {limits: {cpu: 0.5}}}", "spec: {resources: {limits: {cpu: 501m}}}", []string{"spec.resources.limits.cpu changed"}},
 		{"quantity syntax outside resources", "data: {a: 1k}", "data: {a: \"1000\"}", []string{"data.a changed"}},
+		{"quantity in micro", "spec: {resources: {requests: {cpu: 0.0001}}}", "spec: {resources: {requests: {cpu: 100u}}}", nil},
+		{"quantity below the nano, stored rounded up", "spec: {resources: {requests: {cpu: 0.0000000001}}}", "spec: {resources: {requests: {cpu: 1n}}}", nil},
+		{"no quantity: an exponent and a suffix", "spec: {resources: {requests: {cpu: 1e3m}}}", "spec: {resources: {requests: {cpu: 1}}}", []string{"spec.resources.requests.cpu changed"}},
 		{"item added to an index list", "spec: {args: [a]}", "spec: {args: [a, b]}", []string{"spec.args[1] added"}},
 		{"item added to a named list", "spec: {c: [{name: a}]}", "spec: {c: [{name: a}, {name: b}]}", nil},
 		{"named list reordered", "spec: {c: [{name: a}, {name: b}]}", "spec: {c: [{name: b}, {name: a}]}", nil},
@@ -373,9 +369,9 @@ func TestLiveDriftBoundedOnHostileInput(t *testing.T) {
 	if err := fs.WriteFile("/ws/thing.yaml", []byte(rendered.String())); err != nil {
 		t.Fatal(err)
 	}
-	m := &provenance.Manifest{Objects: []provenance.Object{{
-		ID:     provenance.ObjectID{APIVersion: "example.com/v1", Kind: "Thing", Name: "x"},
-		Origin: &provenance.OriginInfo{Path: "thing.yaml", StartLine: 1, EndLine: n + 6},
+	m := &provmanifest.Manifest{Objects: []provmanifest.Object{{
+		ID:     provmanifest.ObjectID{APIVersion: "example.com/v1", Kind: "Thing", Name: "x"},
+		Origin: &provmanifest.OriginInfo{Path: "thing.yaml", StartLine: 1, EndLine: n + 6},
 	}}}
 	r, err := trace.ParseRendered("thing_manifests.yaml", []byte(rendered.String()))
 	if err != nil {

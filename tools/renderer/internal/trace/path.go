@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // step is one step of a field path as package rdiff writes it: a mapping key (.key or
@@ -89,7 +91,7 @@ func walk(n *yaml.Node, path []step) *yaml.Node {
 		}
 		switch {
 		case !s.item:
-			n = mapField(n, s.key)
+			n = yamlnode.Field(n, s.key)
 		case n.Kind != yaml.SequenceNode:
 			return nil
 		case !s.name:
@@ -100,7 +102,7 @@ func walk(n *yaml.Node, path []step) *yaml.Node {
 		default:
 			var found *yaml.Node
 			for _, it := range n.Content {
-				if v := mapField(it, s.key); v != nil && v.Kind == yaml.ScalarNode && v.Value == s.value {
+				if v := yamlnode.Field(it, s.key); v != nil && v.Kind == yaml.ScalarNode && v.Value == s.value {
 					found = it
 					break
 				}
@@ -109,19 +111,6 @@ func walk(n *yaml.Node, path []step) *yaml.Node {
 		}
 	}
 	return n
-}
-
-// mapField is the value of key in mapping m, or nil.
-func mapField(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // fieldSet is a managedFields entry's field set (FieldsV1) indexed for lookups: "f:NAME" a

@@ -9,7 +9,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -33,12 +34,12 @@ type Source struct {
 type sources struct {
 	fs    filesys.FileSystem
 	root  string
-	files map[string]provenance.FileEntry
+	files map[string]provmanifest.FileEntry
 	docs  map[string][]*yaml.Node // nil: unreadable
 	data  map[string][]byte
 }
 
-func newSources(fs filesys.FileSystem, root string, files map[string]provenance.FileEntry) *sources {
+func newSources(fs filesys.FileSystem, root string, files map[string]provmanifest.FileEntry) *sources {
 	if root == "" {
 		root = "."
 	}
@@ -73,30 +74,25 @@ func (s *sources) documents(p string) []*yaml.Node {
 	return docs
 }
 
-// parseDocs splits YAML at its "---" lines and parses each document within yamlread's bounds
-// (no aliases), shifting lines by offset plus the document's first line; unparseable
-// documents are left out.
+// parseDocs splits YAML where kustomize does (yamlnode.NextSeparator) and parses each document
+// within yamlread's bounds (no aliases), shifting lines by offset plus the document's first
+// line; unparseable documents are left out.
 func parseDocs(b []byte, offset int) []*yaml.Node {
 	var docs []*yaml.Node
-	start := 0
-	lines := bytes.SplitAfter(b, []byte("\n"))
-	flush := func(end int) {
-		chunk := bytes.Join(lines[start:end], nil)
-		if nodes, err := yamlread.Nodes(chunk); err == nil {
+	for prev, line := 0, 0; ; {
+		end, next := yamlnode.NextSeparator(b, prev)
+		if nodes, err := yamlread.Nodes(b[prev:end]); err == nil {
 			for _, n := range nodes {
-				shift(n, offset+start)
+				shift(n, offset+line)
 				docs = append(docs, n)
 			}
 		}
-	}
-	for i, l := range lines {
-		if bytes.HasPrefix(l, []byte("---")) && (len(l) == 3 || l[3] == '\n' || l[3] == ' ' || l[3] == '\r') {
-			flush(i)
-			start = i + 1
+		if next < 0 {
+			return docs
 		}
+		line += bytes.Count(b[prev:next], []byte("\n"))
+		prev = next
 	}
-	flush(len(lines))
-	return docs
 }
 
 func shift(n *yaml.Node, by int) {
@@ -110,14 +106,14 @@ func shift(n *yaml.Node, by int) {
 func (s *sources) changed(p string) bool {
 	f, ok := s.files[p]
 	b := s.read(p)
-	return ok && !f.Redacted && b != nil && provenance.Sha256(b) != f.Sha256
+	return ok && !f.Redacted && b != nil && provmanifest.Sha256(b) != f.Sha256
 }
 
 // find says where the rendered value of path (rendered, in the rendered object) was
 // written: the last transformer that changed the object and writes it in a file it read or
 // in its kustomization (patches, replicas, images, namespace, name affixes, labels and
 // annotations), else the generator's configuration or the object's source document.
-func (s *sources) find(m *provenance.Manifest, obj *provenance.Object, p string, rendered *yaml.Node) Source {
+func (s *sources) find(m *provmanifest.Manifest, obj *provmanifest.Object, p string, rendered *yaml.Node) Source {
 	path, err := parsePath(p)
 	if err != nil {
 		return Source{Step: -1}
@@ -170,14 +166,14 @@ func (s *sources) mark(src Source) Source {
 
 // originDoc is the object's document: the mapping of the file's documents (or of a List's
 // items) that starts within the origin's span.
-func (s *sources) originDoc(org *provenance.OriginInfo) *yaml.Node {
+func (s *sources) originDoc(org *provmanifest.OriginInfo) *yaml.Node {
 	for _, d := range s.documents(org.Path) {
 		cands := []*yaml.Node{d}
-		if items := mapField(d, "items"); items != nil && items.Kind == yaml.SequenceNode {
+		if items := yamlnode.Field(d, "items"); items != nil && items.Kind == yaml.SequenceNode {
 			cands = append(cands, items.Content...)
 		}
 		for _, c := range cands {
-			if c.Kind == yaml.MappingNode && c.Line >= org.StartLine && c.Line <= org.EndLine && mapField(c, "kind") != nil {
+			if c.Kind == yaml.MappingNode && c.Line >= org.StartLine && c.Line <= org.EndLine && yamlnode.Field(c, "kind") != nil {
 				return c
 			}
 		}
@@ -186,7 +182,7 @@ func (s *sources) originDoc(org *provenance.OriginInfo) *yaml.Node {
 }
 
 // inStep looks for path in what step i read and configured.
-func (s *sources) inStep(m *provenance.Manifest, i int, path []step, rendered *yaml.Node) (Source, bool) {
+func (s *sources) inStep(m *provmanifest.Manifest, i int, path []step, rendered *yaml.Node) (Source, bool) {
 	st := m.Step(i)
 	if st == nil {
 		return Source{}, false
@@ -209,14 +205,14 @@ func (s *sources) inStep(m *provenance.Manifest, i int, path []step, rendered *y
 	}
 	for _, d := range s.documents(st.ConfiguredIn) {
 		for _, field := range []string{"patches", "patchesStrategicMerge"} {
-			list := mapField(d, field)
+			list := yamlnode.Field(d, field)
 			if list == nil || list.Kind != yaml.SequenceNode {
 				continue
 			}
 			for _, it := range list.Content {
 				text := it
 				if it.Kind == yaml.MappingNode {
-					text = mapField(it, "patch")
+					text = yamlnode.Field(it, "patch")
 				}
 				if text == nil || text.Kind != yaml.ScalarNode || !strings.Contains(text.Value, "\n") {
 					continue
@@ -236,7 +232,7 @@ func (s *sources) inStep(m *provenance.Manifest, i int, path []step, rendered *y
 
 // inKustomizationField finds the kustomization field a builtin transformer was configured
 // by, for the fields it writes.
-func (s *sources) inKustomizationField(st *provenance.StepInfo, i int, path []step, rendered *yaml.Node) (Source, bool) {
+func (s *sources) inKustomizationField(st *provmanifest.StepInfo, i int, path []step, rendered *yaml.Node) (Source, bool) {
 	last, parent := "", ""
 	if len(path) > 0 && !path[len(path)-1].item {
 		last = path[len(path)-1].key
@@ -258,7 +254,7 @@ func (s *sources) inKustomizationField(st *provenance.StepInfo, i int, path []st
 	for _, d := range s.documents(st.ConfiguredIn) {
 		switch {
 		case st.Kind == "ReplicaCountTransformer" && pathIs(path, "spec", "replicas"):
-			if n := listItem(mapField(d, "replicas"), func(it *yaml.Node) bool { return scalar(mapField(it, "count")) == value }); n != nil {
+			if n := listItem(yamlnode.Field(d, "replicas"), func(it *yaml.Node) bool { return yamlnode.Scalar(yamlnode.Field(it, "count")) == value }); n != nil {
 				return at(n)
 			}
 		case st.Kind == "ImageTagTransformer" && last == "image":
@@ -267,26 +263,26 @@ func (s *sources) inKustomizationField(st *provenance.StepInfo, i int, path []st
 					return Source{Path: st.ConfiguredIn, Step: i, Note: "an image pinned by the build" + from(img.Source)}, true
 				}
 			}
-			if n := listItem(mapField(d, "images"), func(it *yaml.Node) bool {
-				return imageRepo(value) == imageRepo(firstOf(scalar(mapField(it, "newName")), scalar(mapField(it, "name"))))
+			if n := listItem(yamlnode.Field(d, "images"), func(it *yaml.Node) bool {
+				return imageRepo(value) == imageRepo(firstOf(yamlnode.Scalar(yamlnode.Field(it, "newName")), yamlnode.Scalar(yamlnode.Field(it, "name"))))
 			}); n != nil {
 				return at(n)
 			}
 		case st.Kind == "NamespaceTransformer" && pathIs(path, "metadata", "namespace"):
-			return at(mapField(d, "namespace"))
+			return at(yamlnode.Field(d, "namespace"))
 		case st.Kind == "PrefixTransformer" && pathIs(path, "metadata", "name"):
-			return at(mapField(d, "namePrefix"))
+			return at(yamlnode.Field(d, "namePrefix"))
 		case st.Kind == "SuffixTransformer" && pathIs(path, "metadata", "name"):
-			return at(mapField(d, "nameSuffix"))
+			return at(yamlnode.Field(d, "nameSuffix"))
 		case st.Kind == "LabelTransformer" && (parent == "labels" || parent == "matchLabels" || parent == "selector"):
-			if n := mapField(mapField(d, "commonLabels"), last); n != nil {
+			if n := yamlnode.Field(yamlnode.Field(d, "commonLabels"), last); n != nil {
 				return at(n)
 			}
-			if n := listItem(mapField(d, "labels"), func(it *yaml.Node) bool { return mapField(mapField(it, "pairs"), last) != nil }); n != nil {
-				return at(mapField(mapField(n, "pairs"), last))
+			if n := listItem(yamlnode.Field(d, "labels"), func(it *yaml.Node) bool { return yamlnode.Field(yamlnode.Field(it, "pairs"), last) != nil }); n != nil {
+				return at(yamlnode.Field(yamlnode.Field(n, "pairs"), last))
 			}
 		case st.Kind == "AnnotationsTransformer" && parent == "annotations":
-			return at(mapField(mapField(d, "commonAnnotations"), last))
+			return at(yamlnode.Field(yamlnode.Field(d, "commonAnnotations"), last))
 		}
 	}
 	return Source{}, false
@@ -294,7 +290,7 @@ func (s *sources) inKustomizationField(st *provenance.StepInfo, i int, path []st
 
 // inGenerator finds a generated ConfigMap's or Secret's key in its generator's literals or
 // env files.
-func (s *sources) inGenerator(m *provenance.Manifest, g int, path []step) (Source, bool) {
+func (s *sources) inGenerator(m *provmanifest.Manifest, g int, path []step) (Source, bool) {
 	st := m.Step(g)
 	if st == nil || len(path) != 2 || (path[0].key != "data" && path[0].key != "binaryData") {
 		return Source{}, false
@@ -302,12 +298,12 @@ func (s *sources) inGenerator(m *provenance.Manifest, g int, path []step) (Sourc
 	key := path[1].key
 	for _, d := range s.documents(st.ConfiguredIn) {
 		for _, field := range []string{"configMapGenerator", "secretGenerator"} {
-			gens := mapField(d, field)
+			gens := yamlnode.Field(d, field)
 			if gens == nil || gens.Kind != yaml.SequenceNode {
 				continue
 			}
 			for _, gen := range gens.Content {
-				if lit := listItem(mapField(gen, "literals"), func(it *yaml.Node) bool {
+				if lit := listItem(yamlnode.Field(gen, "literals"), func(it *yaml.Node) bool {
 					return strings.HasPrefix(it.Value, key+"=")
 				}); lit != nil {
 					return Source{Path: st.ConfiguredIn, StartLine: lit.Line, EndLine: lit.Line, Step: g}, true
@@ -350,13 +346,6 @@ func listItem(seq *yaml.Node, match func(*yaml.Node) bool) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func scalar(n *yaml.Node) string {
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return ""
-	}
-	return n.Value
 }
 
 func firstOf(a, b string) string {

@@ -20,8 +20,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -106,7 +107,7 @@ func ParseObjects(data []byte) ([]Query, error) {
 		if q.Kind == "" || q.Name == "" {
 			return fmt.Errorf("an object without kind or metadata.name")
 		}
-		q.LiveDigest, q.HasDigest = n.GetAnnotations()[provenance.DigestAnnotation]
+		q.LiveDigest, q.HasDigest = n.GetAnnotations()[provmanifest.DigestAnnotation]
 		out = append(out, q)
 		return nil
 	}
@@ -124,8 +125,8 @@ func ParseObjects(data []byte) ([]Query, error) {
 // Find returns the manifest entry q selects. A live object whose namespace
 // no entry has matches an entry rendered without a namespace (the
 // namespace was chosen when it was applied).
-func Find(m *provenance.Manifest, q Query) (*provenance.Object, error) {
-	var exact, loose []*provenance.Object
+func Find(m *provmanifest.Manifest, q Query) (*provmanifest.Object, error) {
+	var exact, loose []*provmanifest.Object
 	for i := range m.Objects {
 		o := &m.Objects[i]
 		if !strings.EqualFold(o.ID.Kind, q.Kind) || o.ID.Name != q.Name {
@@ -183,9 +184,9 @@ const (
 // Result is what Trace found for one query.
 type Result struct {
 	Query  Query
-	Object *provenance.Object
+	Object *provmanifest.Object
 	// Steps are the manifest's steps (Object indexes them).
-	Steps  []provenance.StepInfo
+	Steps  []provmanifest.StepInfo
 	Status Status
 	// Consistent is false when the entry's digest does not follow from the
 	// entry itself (the manifest was edited).
@@ -219,14 +220,14 @@ type Options struct {
 }
 
 // Trace looks q up in m.
-func Trace(m *provenance.Manifest, q Query, o Options) (*Result, error) {
+func Trace(m *provmanifest.Manifest, q Query, o Options) (*Result, error) {
 	obj, err := Find(m, q)
 	if err != nil {
 		return nil, err
 	}
 	r := &Result{Query: q, Object: obj, Steps: m.Steps}
 	files := m.FileIndex()
-	r.Consistent = provenance.Digest(obj, m.Steps, files) == obj.InputsDigest
+	r.Consistent = provmanifest.Digest(obj, m.Steps, files) == obj.InputsDigest
 	switch {
 	case !q.Live:
 		r.Status = NoLiveObject
@@ -254,13 +255,13 @@ const maxSourced = 100
 
 // compare finds the drifted fields of the live object and where each was
 // written.
-func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.FileEntry, o Options) error {
+func (r *Result) compare(m *provmanifest.Manifest, files map[string]provmanifest.FileEntry, o Options) error {
 	rendered := o.Rendered.object(r.Object.ID)
 	if rendered == nil {
 		return fmt.Errorf("%s is in the provenance manifest but not in the rendered manifests %s: give the manifests of the same render (--manifests)", r.Object.ID, o.Rendered.Name)
 	}
 	r.Compared, r.Rendered = true, o.Rendered.Name
-	if v := scalar(mapField(r.Query.Object, "apiVersion")); v != r.Object.ID.APIVersion {
+	if v := yamlnode.Scalar(yamlnode.Field(r.Query.Object, "apiVersion")); v != r.Object.ID.APIVersion {
 		r.LiveAPIVersion = v
 	}
 	r.Drift = Drifted(rendered, r.Query.Object)
@@ -291,7 +292,7 @@ func (r *Result) compare(m *provenance.Manifest, files map[string]provenance.Fil
 // LiveQuery reads the object q names from a cluster (get), as the render
 // named it: its API version and, unless q names one, its namespace (empty:
 // the context's).
-func LiveQuery(m *provenance.Manifest, q Query, get func(clustersupport.Ref) ([]byte, error)) (Query, error) {
+func LiveQuery(m *provmanifest.Manifest, q Query, get func(clustersupport.Ref) ([]byte, error)) (Query, error) {
 	obj, err := Find(m, q)
 	if err != nil {
 		return q, err
@@ -315,7 +316,7 @@ func LiveQuery(m *provenance.Manifest, q Query, get func(clustersupport.Ref) ([]
 }
 
 // compareFiles compares the object's input files with the workspace.
-func compareFiles(obj *provenance.Object, m *provenance.Manifest, files map[string]provenance.FileEntry, o Options) map[string]string {
+func compareFiles(obj *provmanifest.Object, m *provmanifest.Manifest, files map[string]provmanifest.FileEntry, o Options) map[string]string {
 	out := map[string]string{}
 	check := func(p string) {
 		f, ok := files[p]
@@ -326,9 +327,9 @@ func compareFiles(obj *provenance.Object, m *provenance.Manifest, files map[stri
 		switch {
 		case err != nil:
 			out[p] = "missing"
-		case provenance.Sha256(b) != f.Sha256:
+		case provmanifest.Sha256(b) != f.Sha256:
 			out[p] = "changed"
-			if obj.Origin != nil && obj.Origin.Path == p && !obj.Origin.Redacted && provenance.HasDocument(b, obj.Origin.Sha256) {
+			if obj.Origin != nil && obj.Origin.Path == p && !obj.Origin.Redacted && provmanifest.HasDocument(b, obj.Origin.Sha256) {
 				out[p] = "document unchanged"
 			}
 		default:
@@ -441,7 +442,7 @@ func Print(w io.Writer, r *Result) {
 	case r.Status == Mismatch:
 		fmt.Fprintf(w, "  live object:   %s: DOES NOT MATCH, not rendered from these inputs\n", r.Query.LiveDigest)
 	case r.Status == NoDigest:
-		fmt.Fprintf(w, "  live object:   no %s annotation: not rendered with provenance\n", provenance.DigestAnnotation)
+		fmt.Fprintf(w, "  live object:   no %s annotation: not rendered with provenance\n", provmanifest.DigestAnnotation)
 	}
 	if r.Compared {
 		printDrift(w, r)
@@ -501,12 +502,12 @@ func LoadQueries(arg string, stdin io.Reader) ([]Query, error) {
 }
 
 // LoadManifest reads a provenance manifest file.
-func LoadManifest(path string) (*provenance.Manifest, error) {
+func LoadManifest(path string) (*provmanifest.Manifest, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	m, err := provenance.ReadManifest(data)
+	m, err := provmanifest.ReadManifest(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -515,7 +516,7 @@ func LoadManifest(path string) (*provenance.Manifest, error) {
 
 // pinned describes an images entry the build appended: the image, what it
 // becomes, and where the digest came from.
-func pinned(img provenance.PinnedImage) string {
+func pinned(img provmanifest.PinnedImage) string {
 	ref := img.NewName
 	if ref == "" {
 		ref = img.Name

@@ -9,8 +9,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 )
 
@@ -39,21 +41,16 @@ metadata:
 }
 
 // render builds dir with provenance and returns the stream and manifest.
-func renderTree(t *testing.T, dir string) ([]byte, *provenance.Manifest, filesys.FileSystem) {
+func renderTree(t *testing.T, dir string) ([]byte, *provmanifest.Manifest, filesys.FileSystem) {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fs := krmtest.MemFS(t, files)
 	res, err := render.Render(fs, dir, render.Options{Provenance: &provenance.Options{
 		WorkspaceRoot: "/ws", Labels: map[string]string{"/ws/base": "//base", "/ws/prod": "//prod"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := provenance.ReadManifest(res.ProvenanceManifest)
+	m, err := provmanifest.ReadManifest(res.ProvenanceManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +110,7 @@ func live(t *testing.T, stream []byte, kind, ns string, edit func(*yaml.RNode)) 
 	return nil
 }
 
-func traceLive(t *testing.T, m *provenance.Manifest, obj []byte, o trace.Options) (*trace.Result, string) {
+func traceLive(t *testing.T, m *provmanifest.Manifest, obj []byte, o trace.Options) (*trace.Result, string) {
 	t.Helper()
 	qs, err := trace.ParseObjects(obj)
 	if err != nil {
@@ -161,7 +158,7 @@ func TestTraceLiveObjectMismatch(t *testing.T) {
 	stream, m, fs := renderTree(t, "/ws/prod")
 	// Rendered from other inputs: another digest.
 	other := live(t, stream, "Deployment", "", func(n *yaml.RNode) {
-		_ = n.PipeE(yaml.SetAnnotation(provenance.DigestAnnotation, "sha256:"+strings.Repeat("0", 64)))
+		_ = n.PipeE(yaml.SetAnnotation(provmanifest.DigestAnnotation, "sha256:"+strings.Repeat("0", 64)))
 	})
 	r, out := traceLive(t, m, other, trace.Options{})
 	if r.Status != trace.Mismatch || !strings.Contains(out, "DOES NOT MATCH") {
@@ -169,7 +166,7 @@ func TestTraceLiveObjectMismatch(t *testing.T) {
 	}
 	// Not rendered with provenance at all.
 	bare := live(t, stream, "Deployment", "", func(n *yaml.RNode) {
-		_ = n.PipeE(yaml.ClearAnnotation(provenance.DigestAnnotation))
+		_ = n.PipeE(yaml.ClearAnnotation(provmanifest.DigestAnnotation))
 	})
 	if r, out := traceLive(t, m, bare, trace.Options{}); r.Status != trace.NoDigest {
 		t.Errorf("status %v\n%s", r.Status, out)

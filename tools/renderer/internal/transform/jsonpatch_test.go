@@ -8,6 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 )
 
 const patchInput = `apiVersion: apps/v1
@@ -137,14 +139,14 @@ func comparePlugins(t *testing.T, ours, theirs resmap.TransformerPlugin, config 
 		if _, err := tp.scope(m); err != nil {
 			t.Fatal(err)
 		}
-		if err := tp.Transform(m); errText(err) != errText(got) || got == nil && asYAML(t, m) != asYAML(t, gotMap) {
+		if err := tp.Transform(m); errText(err) != errText(got) || got == nil && krmtest.YAML(t, m) != krmtest.YAML(t, gotMap) {
 			t.Errorf("targeted: %v, untargeted: %v", err, got)
 		}
 	}
 	if got != nil {
 		return
 	}
-	if g, w := asYAML(t, gotMap), asYAML(t, wantMap); g != w {
+	if g, w := krmtest.YAML(t, gotMap), krmtest.YAML(t, wantMap); g != w {
 		t.Errorf("got\n%s\nwant\n%s", g, w)
 	}
 	if g, w := bookkeeping(gotMap), bookkeeping(wantMap); g != w {

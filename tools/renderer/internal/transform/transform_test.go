@@ -8,13 +8,12 @@ import (
 
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/hasher"
-	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fieldspec"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/load"
@@ -45,15 +44,6 @@ func pair(t *testing.T, y string) (*resourcemap.Map, resmap.ResMap) {
 		}
 	}
 	return m, k
-}
-
-func asYAML(t *testing.T, m resmap.ResMap) string {
-	t.Helper()
-	b, err := m.AsYaml()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func errText(err error) string {
@@ -113,7 +103,7 @@ func compareImagesReporting(t *testing.T, objs string, images []types.Image, fss
 	if errM != nil {
 		return
 	}
-	if a, b := asYAML(t, m), asYAML(t, k); a != b {
+	if a, b := krmtest.YAML(t, m), krmtest.YAML(t, k); a != b {
 		t.Errorf("images %+v\nours:\n%s\nkustomize:\n%s", images, a, b)
 	}
 	if !report {
@@ -357,7 +347,7 @@ func TestSetNamespaceMatchesKustomize(t *testing.T) {
 					t.Fatalf("error:\n ours:      %s\n kustomize: %s", errText(errM), errText(errK))
 				}
 				if errM == nil {
-					if a, b := asYAML(t, m), asYAML(t, k); a != b {
+					if a, b := krmtest.YAML(t, m), krmtest.YAML(t, k); a != b {
 						t.Errorf("ours:\n%s\nkustomize:\n%s", a, b)
 					}
 				}
@@ -373,12 +363,7 @@ func TestSetNamespaceMatchesKustomize(t *testing.T) {
 
 func helpers(t *testing.T, files map[string]string) *resmap.PluginHelpers {
 	t.Helper()
-	fs := filesys.MakeFsInMemory()
-	for p, c := range files {
-		if err := fs.WriteFile(p, []byte(c)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fs := krmtest.MemFS(t, files)
 	if err := fs.MkdirAll("/app"); err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +371,7 @@ func helpers(t *testing.T, files map[string]string) *resmap.PluginHelpers {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resmap.NewPluginHelpers(ldr, provider.NewDefaultDepProvider().GetFieldValidator(), resmap.NewFactory(rf), types.DisabledPluginConfig())
+	return krmtest.PluginHelpers(ldr, types.DisabledPluginConfig())
 }
 
 func kustomization(t *testing.T, y string) *types.Kustomization {

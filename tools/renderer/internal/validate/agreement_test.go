@@ -51,8 +51,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
 func TestMain(m *testing.M) { os.Exit(apiserver.RunShared(m)) }

@@ -76,9 +76,22 @@ func Files(paths []string) ([]string, error) {
 			}
 			switch strings.ToLower(filepath.Ext(path)) {
 			case ".yaml", ".yml", ".json":
-				if !d.IsDir() {
-					found = append(found, path)
+				if d.IsDir() {
+					return nil
 				}
+				if !d.Type().IsRegular() {
+					// A link is judged by what it leads to; opening a named pipe would wait for
+					// a writer for ever.
+					fi, err := os.Stat(path)
+					if err != nil {
+						return err
+					}
+					if !fi.Mode().IsRegular() {
+						return fmt.Errorf("%s: not a regular file (%s): in a directory krm validate reads regular files only; name a pipe as an argument to read it",
+							path, fileKind(fi.Mode()))
+					}
+				}
+				found = append(found, path)
 			}
 			return nil
 		})
@@ -89,6 +102,21 @@ func Files(paths []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.Type().String()
 }
 
 // readFile calls fn with each object of file, in order, decoding a document only once fn has

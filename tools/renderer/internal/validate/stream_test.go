@@ -247,3 +247,40 @@ func TestValidateFilesChanged(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+// TestValidateFilesRefusesFIFOInDirectory: a named pipe (or any file that is not regular) in
+// a directory is an error naming it, before anything is opened; opening it would wait for a
+// writer for ever. A pipe named as an argument is still read (TestValidateFilesPipe).
+func TestValidateFilesRefusesFIFOInDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pipe := filepath.Join(dir, "sub", "pipe.yaml")
+	if err := os.Mkdir(filepath.Dir(pipe), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("pipe.yaml", filepath.Join(dir, "sub", "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	v, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := v.ValidateFiles([]string{dir}, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if want := filepath.Join(dir, "sub", "link.yaml") + ": not a regular file"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want an error containing %q", err, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ValidateFiles still waiting on the pipe of the directory after 10s")
+	}
+}

@@ -18,17 +18,16 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/schemas"
@@ -408,7 +407,7 @@ type walker struct {
 	errs            []Error
 	// at is the path of the field being checked, for finding its source.
 	at   []fieldsource.Elem
-	pid  provenance.ObjectID
+	pid  provmanifest.ObjectID
 	used schemaOf
 	// version is the version of used.crd the object was checked against ("": none).
 	version string
@@ -655,10 +654,6 @@ func (w *walker) item(i int, c *yaml.Node, items, s *Schema, p, path string, see
 	}
 }
 
-var quantityRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE])?$`)
-})
-
 func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 	if len(s.Enum) > 0 {
 		ok := false
@@ -687,7 +682,7 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 			w.fail(n, n, path, "Invalid value: not base64 (format byte)")
 		}
 	case s.Format == "quantity" && got == "string":
-		if !quantityRE().MatchString(strings.TrimSpace(n.Value)) {
+		if !yamlnode.IsQuantity(strings.TrimSpace(n.Value)) { // trimmed, as the API server does
 			w.fail(n, n, path, "Invalid value: %s: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", w.quoted(n))
 		}
 	}
@@ -788,25 +783,10 @@ func join(path, f string) string {
 }
 
 // field returns the value of the first key f of a mapping, or nil.
-func field(n *yaml.Node, f string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == f {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
+func field(n *yaml.Node, f string) *yaml.Node { return yamlnode.Field(n, f) }
 
 // str returns the string value of field f of a mapping, or "".
-func str(n *yaml.Node, f string) string {
-	if v := field(n, f); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
-		return v.Value
-	}
-	return ""
-}
+func str(n *yaml.Node, f string) string { return yamlnode.Text(yamlnode.Field(n, f)) }
 
 // objectName is KIND/NAMESPACE/NAME (KIND/NAME without a namespace).
 func objectName(n *yaml.Node) string {
@@ -826,38 +806,26 @@ func objectName(n *yaml.Node) string {
 }
 
 // provenanceID is the object's ID as the provenance manifest names it.
-func provenanceID(n *yaml.Node) provenance.ObjectID {
+func provenanceID(n *yaml.Node) provmanifest.ObjectID {
 	m := field(n, "metadata")
-	return provenance.ObjectID{APIVersion: str(n, "apiVersion"), Kind: str(n, "kind"),
+	return provmanifest.ObjectID{APIVersion: str(n, "apiVersion"), Kind: str(n, "kind"),
 		Namespace: str(m, "namespace"), Name: str(m, "name")}
 }
 
-// The provenance annotations krm build --provenance writes (docs/provenance.md).
-const (
-	originAnnotation       = "provenance.rules-krm.dev/origin"
-	transformersAnnotation = "provenance.rules-krm.dev/transformers"
-)
-
 // provenanceOf returns the origin file (or generator) and the last transformers that changed
-// the object, from its provenance annotations.
+// the object, from the provenance annotations krm build --provenance writes.
 func provenanceOf(n *yaml.Node) (origin, changed string) {
 	ann := field(field(n, "metadata"), "annotations")
-	var o struct {
-		Path, Generator, ConfiguredIn string
-	}
-	if raw := str(ann, originAnnotation); raw != "" && json.Unmarshal([]byte(raw), &o) == nil {
-		origin = o.Path
-		if origin == "" && o.Generator != "" {
-			origin = o.Generator + " in " + o.ConfiguredIn
+	if raw := str(ann, provmanifest.OriginAnnotation); raw != "" {
+		if o, err := provmanifest.ParseOrigin(raw); err == nil {
+			origin = o.Text()
 		}
 	}
-	var ts []struct {
-		ConfiguredIn string
-		Kinds        []string
-	}
-	if raw := str(ann, transformersAnnotation); raw != "" && json.Unmarshal([]byte(raw), &ts) == nil && len(ts) > 0 {
-		last := ts[len(ts)-1]
-		changed = strings.Join(last.Kinds, ", ") + " in " + last.ConfiguredIn
+	if raw := str(ann, provmanifest.TransformersAnnotation); raw != "" {
+		if ts, err := provmanifest.ParseTransformers(raw); err == nil && len(ts) > 0 {
+			last := ts[len(ts)-1]
+			changed = strings.Join(last.Kinds, ", ") + " in " + last.ConfiguredIn
+		}
 	}
 	return origin, changed
 }

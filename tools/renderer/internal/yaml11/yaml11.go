@@ -29,6 +29,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/fingerprint"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/smpatch"
 )
@@ -277,25 +278,11 @@ func setEntry(name, value string, changed func()) filtersutil.SetFn {
 		return set
 	}
 	return func(node *yaml.RNode) error {
-		if !fingerprint.SameString(entry(node.YNode(), name), value) {
+		if !fingerprint.SameString(yamlnode.Field(node.YNode(), name), value) {
 			changed()
 		}
 		return set(node)
 	}
-}
-
-// entry is the value of the first entry name of the mapping n (the one
-// kyaml's FieldSetter sets), or nil.
-func entry(n *yaml.Node, name string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == name {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // SetScalar is filtersutil.SetScalar(value) without the check: kyaml's

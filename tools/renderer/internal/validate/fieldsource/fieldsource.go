@@ -21,7 +21,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // Bounds on the source files read (they were inputs of a render, but the workspace may have
@@ -69,8 +70,8 @@ func (l Location) String() string {
 // parses; it is not safe for concurrent use.
 type Finder struct {
 	root   string
-	m      *provenance.Manifest
-	byID   map[provenance.ObjectID]*provenance.Object
+	m      *provmanifest.Manifest
+	byID   map[provmanifest.ObjectID]*provmanifest.Object
 	parsed map[string]parsed
 }
 
@@ -81,8 +82,8 @@ type parsed struct {
 
 // New returns a Finder of the objects of m, whose paths are relative to the workspace root
 // root.
-func New(m *provenance.Manifest, root string) *Finder {
-	f := &Finder{root: root, m: m, byID: make(map[provenance.ObjectID]*provenance.Object, len(m.Objects)),
+func New(m *provmanifest.Manifest, root string) *Finder {
+	f := &Finder{root: root, m: m, byID: make(map[provmanifest.ObjectID]*provmanifest.Object, len(m.Objects)),
 		parsed: map[string]parsed{}}
 	for i := range m.Objects {
 		f.byID[m.Objects[i].ID] = &m.Objects[i]
@@ -93,7 +94,7 @@ func New(m *provenance.Manifest, root string) *Finder {
 // Find returns where the field at p of the object id was written; value is the field's
 // rendered value, nil when the field is missing (then the nearest enclosing field that the
 // source has is returned). ok is false when the manifest does not know the object.
-func (f *Finder) Find(id provenance.ObjectID, p []Elem, value *yaml.Node) (loc Location, ok bool) {
+func (f *Finder) Find(id provmanifest.ObjectID, p []Elem, value *yaml.Node) (loc Location, ok bool) {
 	o := f.byID[id]
 	if o == nil {
 		return Location{}, false
@@ -140,7 +141,7 @@ func (f *Finder) Find(id provenance.ObjectID, p []Elem, value *yaml.Node) (loc L
 	return loc, true
 }
 
-func by(s *provenance.StepInfo) string {
+func by(s *provmanifest.StepInfo) string {
 	name := s.Kind
 	if s.Name != "" {
 		name += " " + s.Name
@@ -185,7 +186,7 @@ func has(p []Elem, k string) bool {
 }
 
 // changer is the last step that changed o and can write the field at p.
-func (f *Finder) changer(o *provenance.Object, p []Elem) *provenance.StepInfo {
+func (f *Finder) changer(o *provmanifest.Object, p []Elem) *provmanifest.StepInfo {
 	for i := len(o.Transformers) - 1; i >= 0; i-- {
 		s := f.m.Step(o.Transformers[i])
 		if s == nil {
@@ -201,7 +202,7 @@ func (f *Finder) changer(o *provenance.Object, p []Elem) *provenance.StepInfo {
 
 // inPatches looks for the field in the patches step s applied: its patch files, or the
 // patches written inline in the kustomization that configured it.
-func (f *Finder) inPatches(s *provenance.StepInfo, id provenance.ObjectID, p []Elem, value *yaml.Node) (Location, bool) {
+func (f *Finder) inPatches(s *provmanifest.StepInfo, id provmanifest.ObjectID, p []Elem, value *yaml.Node) (Location, bool) {
 	for _, file := range s.Files {
 		docs, err := f.docs(file)
 		if err != nil {
@@ -256,7 +257,7 @@ func inlinePatches(k *yaml.Node) []*yaml.Node {
 
 // inPatch reports the lines (shifted by offset) where the patch document d sets the field at
 // p to value: a strategic merge patch of the object's kind, or a JSON 6902 operation list.
-func inPatch(d *yaml.Node, offset int, id provenance.ObjectID, p []Elem, value *yaml.Node) (int, int, bool) {
+func inPatch(d *yaml.Node, offset int, id provmanifest.ObjectID, p []Elem, value *yaml.Node) (int, int, bool) {
 	switch d.Kind {
 	case yaml.MappingNode:
 		if k := lookup(d, "kind"); k != nil && k.Value != id.Kind {
@@ -420,20 +421,10 @@ func endLine(n *yaml.Node) int {
 	return end
 }
 
-func lookup(m *yaml.Node, k string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == k {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
+func lookup(m *yaml.Node, k string) *yaml.Node { return yamlnode.Field(m, k) }
 
 // sourceDoc is the object's document (or List item) in its source file.
-func (f *Finder) sourceDoc(o *provenance.OriginInfo) *yaml.Node {
+func (f *Finder) sourceDoc(o *provmanifest.OriginInfo) *yaml.Node {
 	docs, err := f.docs(o.Path)
 	if err != nil {
 		return nil

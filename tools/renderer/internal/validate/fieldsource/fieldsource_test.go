@@ -9,7 +9,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/rules-krm/rules_krm/tools/renderer/internal/provenance"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 )
 
 // rendered is what a render of testdata/ws/overlay printed (the manifest's objects, with
@@ -112,7 +112,7 @@ func TestFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := provenance.ReadManifest(data)
+	m, err := provmanifest.ReadManifest(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,13 +157,13 @@ func TestFind(t *testing.T) {
 		n := objs[c.object]
 		p, value := pathTo(t, n, c.field)
 		kind, name, _ := strings.Cut(c.object, "/")
-		id := provenance.ObjectID{APIVersion: lookup(n, "apiVersion").Value, Kind: kind, Namespace: c.ns, Name: name}
+		id := provmanifest.ObjectID{APIVersion: lookup(n, "apiVersion").Value, Kind: kind, Namespace: c.ns, Name: name}
 		loc, ok := f.Find(id, p, value)
 		if !ok || loc.String() != c.want || loc.Note != c.note {
 			t.Errorf("%s %s: got %v %q (ok %v), want %s %q", c.object, c.field, loc, loc.Note, ok, c.want, c.note)
 		}
 	}
-	if loc, ok := f.Find(provenance.ObjectID{APIVersion: "v1", Kind: "ConfigMap", Name: "nope"}, nil, nil); ok {
+	if loc, ok := f.Find(provmanifest.ObjectID{APIVersion: "v1", Kind: "ConfigMap", Name: "nope"}, nil, nil); ok {
 		t.Errorf("an object the manifest lacks: %v", loc)
 	}
 }
@@ -172,9 +172,9 @@ func TestFind(t *testing.T) {
 // (external/REPO/PATH), is read from ../REPO/PATH when the workspace has no such path, as in a
 // test's runfiles directory.
 func TestFindExternal(t *testing.T) {
-	m := &provenance.Manifest{Objects: []provenance.Object{{
-		ID:     provenance.ObjectID{APIVersion: "v1", Kind: "Service", Name: "two"},
-		Origin: &provenance.OriginInfo{Path: "external/ws/base/list.yaml", StartLine: 11, EndLine: 17},
+	m := &provmanifest.Manifest{Objects: []provmanifest.Object{{
+		ID:     provmanifest.ObjectID{APIVersion: "v1", Kind: "Service", Name: "two"},
+		Origin: &provmanifest.OriginInfo{Path: "external/ws/base/list.yaml", StartLine: 11, EndLine: 17},
 	}}}
 	n, err := yaml.Parse("apiVersion: v1\nkind: Service\nmetadata: {name: two}\nspec:\n  ports:\n  - port: http\n")
 	if err != nil {

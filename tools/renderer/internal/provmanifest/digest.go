@@ -1,4 +1,4 @@
-package provenance
+package provmanifest
 
 import (
 	"crypto/sha256"
@@ -18,6 +18,14 @@ func Digest(o *Object, steps []StepInfo, files map[string]FileEntry) string {
 	objs := []Object{*o}
 	newDigester(steps, files).digestAll(objs)
 	return objs[0].InputsDigest
+}
+
+// DigestAll sets the inputs digest of each of objs, what Digest gives it
+// alone: the steps' entries are encoded once for all of them.
+func DigestAll(objs []Object, steps []StepInfo, files map[string]FileEntry) {
+	d := newDigester(steps, files)
+	d.encodeAll()
+	d.digestAll(objs)
 }
 
 // digester computes the digests of the objects of one manifest. Many
