@@ -671,6 +671,9 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_google_cel_go",
+        # cel-go ships BUILD files of its own (go_default_library targets); generate ours, as
+        # gazelle's go_deps does under bzlmod.
+        build_file_generation = "on",
         build_config = "@rules_krm//:WORKSPACE",
         build_file_proto_mode = "disable_global",
         importpath = "github.com/google/cel-go",
