@@ -380,18 +380,22 @@ def _krm_kustomization_impl(ctx):
         for origins, inputs in [(False, dep_inputs), (True, dep_origins_inputs)]
     ]
 
-    # The snapshot: what the kustomizations including this one read. Its own action, so
-    # that a kustomization kustomize cannot build alone (the finishing steps fail) still
-    # serves the targets that use it.
-    _run_render(render, "KrmRender", "Rendering kustomization", [snapshot], ["--snapshot", snapshot])
+    # The snapshot, what the kustomizations including this one read, comes from the same
+    # action as the manifests (one action, one cache entry per kustomization), unless it
+    # cannot: a component has no manifests; a kustomization kustomize cannot build alone
+    # (builds_alone = False: its finishing steps fail) must still serve the targets that
+    # use it; manifests whose buildMetadata tracks origins read other snapshots.
+    separate_snapshot = kind == COMPONENT or not ctx.attr.builds_alone or ctx.attr.build_metadata
+    if separate_snapshot:
+        _run_render(render, "KrmRender", "Rendering kustomization", [snapshot], ["--snapshot", snapshot])
     _run_render(render_origins, "KrmRenderOrigins", "Rendering kustomization with origins", [origins_snapshot], ["--snapshot", origins_snapshot, "--origins"])
 
     manifests = None
     provenance_manifest = None
     if kind != COMPONENT:
         manifests = ctx.actions.declare_file(ctx.label.name + "_manifests.yaml")
-        outputs = [manifests]
-        flags = ["--manifests", manifests]
+        outputs = [manifests] if separate_snapshot else [snapshot, manifests]
+        flags = ["--manifests", manifests] if separate_snapshot else ["--snapshot", snapshot, "--manifests", manifests]
         if render_provenance:
             provenance_manifest = ctx.actions.declare_file(ctx.label.name + ".provenance.json")
             outputs.append(provenance_manifest)
@@ -450,14 +454,16 @@ krm_kustomization_rule = rule(
     implementation = _krm_kustomization_impl,
     doc = """One kustomization directory (the rule behind the `krm_kustomization` macro).
 
-One action (mnemonic `KrmRender`) renders the kustomization with the toolchain's renderer
-into `<name>.krmsnap`: for a kustomization, the snapshot that the kustomizations including
-it continue from; for a component (`kind: Component` in its file), its files, checked (all
-declared, the kustomization valid), with those of the components and bases it names. A
-second action (mnemonic `KrmManifests`) writes `<name>_manifests.yaml` (what
-`kustomize build DIR` prints), unless `kind = "Component"`. Parents read only snapshots, so
-editing one overlay re-runs exactly its actions, and a kustomization that kustomize cannot
-build alone still serves the targets that use it.
+One action (mnemonic `KrmManifests`) renders the kustomization with the toolchain's
+renderer into `<name>_manifests.yaml` (what `kustomize build DIR` prints) and
+`<name>.krmsnap`, the snapshot that the kustomizations including it continue from: one
+action and one cache entry per kustomization. For a component (`kind: Component` in its
+file) one action (mnemonic `KrmRender`) writes only the snapshot: its files, checked (all
+declared, the kustomization valid), with those of the components and bases it names.
+Parents read only snapshots, so editing one overlay re-runs exactly its action. A
+kustomization that kustomize cannot build alone (`builds_alone = False`) gets a snapshot
+action of its own (`KrmRender`, without the finishing steps), so that it still serves the
+targets that use it.
 
 The renderer reads exactly the files of `srcs` and the snapshots of `deps`, with or without
 a sandbox (the `--input` flags list them; Bazel runs the render actions in persistent
@@ -516,6 +522,10 @@ outputs: the manifests, or the snapshot for `kind = "Component"`. Provides
             default = "auto",
             values = _PROVENANCE_VALUES,
         ),
+        "builds_alone": attr.bool(
+            doc = "Whether `kustomize build` of this kustomization's directory succeeds (default True): then one action (`KrmManifests`) writes both its snapshot and its manifests. Set False for a kustomization kustomize cannot build on its own (a var reading a field only a parent's patch adds): its snapshot, all the kustomizations including it read, is then an action of its own (`KrmRender`) that skips the finishing steps, so only `<name>_manifests` fails. The `krm_kustomization` macro then tags the target `manual`.",
+            default = True,
+        ),
         "build_metadata": attr.bool(
             doc = "Set when the kustomization file's `buildMetadata` lists anything (Gazelle sets it): kustomize then tracks origins through the whole build, so the manifests action reads the bases' snapshots with origins (`<name>.origins.krmsnap`, action `KrmRenderOrigins`, built only when a parent needs it). The render fails, naming this attribute, when the file asks and it is not set.",
             default = False,
@@ -548,7 +558,7 @@ def _invert_functions(functions):
         paths_by_label.setdefault(label, []).append(path)
     return {label: " ".join(paths) for label, paths in paths_by_label.items()}
 
-def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", build_metadata = False, openapi = False, helm_inherits_namespace = False, images = {}, stamp = -1, deliver = True, deliver_context = "", deliver_prune = False, **kwargs):
+def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_restrictor = "LoadRestrictionsRootOnly", functions = {}, provenance = "auto", builds_alone = True, build_metadata = False, openapi = False, helm_inherits_namespace = False, images = {}, stamp = -1, deliver = True, deliver_context = "", deliver_prune = False, **kwargs):
     """One kustomization directory; also defines `<name>_manifests` and run targets for a `Kustomization`.
 
     Declares the `krm_kustomization_rule` target `name` and, unless `kind` is `Component`,
@@ -575,6 +585,10 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         to run for it. Under Bazel only declared executables run.
       provenance: `auto` (default: the build setting `@rules_krm//rules:provenance`), `on`
         or `off`. With provenance, the action also writes `<name>.provenance.json`.
+      builds_alone: whether `kustomize build` of its directory succeeds (default True).
+        False: its snapshot, which the kustomizations including it read, renders in an
+        action of its own without the finishing steps, so that they build when it cannot;
+        all its targets are then tagged `manual`.
       build_metadata: set when the kustomization file's `buildMetadata` lists anything
         (Gazelle sets it): the bases are then read from their snapshots with origins.
       openapi: set when the kustomization file sets `openapi` (Gazelle sets it): every
@@ -598,6 +612,11 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         manifests no longer hold (`krm apply --prune`).
       **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to every target.
     """
+    # A kustomization kustomize cannot build alone would fail `bazel build //...`: only the
+    # targets including it build it.
+    rule_kwargs = dict(kwargs)
+    if not builds_alone:
+        rule_kwargs["tags"] = manual_tags(kwargs.get("tags", []))
     krm_kustomization_rule(
         name = name,
         srcs = srcs,
@@ -607,12 +626,13 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         load_restrictor = load_restrictor,
         functions = _invert_functions(functions),
         provenance = provenance,
+        builds_alone = builds_alone,
         build_metadata = build_metadata,
         openapi = openapi,
         helm_inherits_namespace = helm_inherits_namespace,
         images = invert_images(images),
         stamp = stamp,
-        **kwargs
+        **rule_kwargs
     )
     if kind != COMPONENT:
         # Tagged manual: `bazel build //deploy:prod_manifests` builds it when named, while

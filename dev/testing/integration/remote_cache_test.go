@@ -164,14 +164,20 @@ func TestRemoteCache(t *testing.T) {
 		tag := regexp.MustCompile(`[^a-z0-9]`).ReplaceAllString(tree.sub, "_")
 		// The render actions to expect. Top-level: every krm_kustomization of the patterns
 		// but those tagged manual. Each of these and every krm_kustomization they depend on
-		// has a KrmRender (the builds ask for snapshots); each top-level one without kind =
-		// "Component" a KrmManifests; a target with build_metadata = True reads its deps'
+		// has its snapshot built (the builds ask for snapshots): in its one KrmManifests with
+		// its manifests, or in a KrmRender of its own for a component (kind = "Component"),
+		// a kustomization kustomize cannot build alone (builds_alone = False) and one whose
+		// manifests track origins (build_metadata = True). Each top-level one without kind =
+		// "Component" has a KrmManifests; a target with build_metadata = True reads its deps'
 		// snapshots with origins: each of its deps, transitively, has a KrmRenderOrigins.
 		universe := tree.pattern
 		top := "kind(krm_kustomization_rule, " + universe + ") except attr(tags, manual, " + universe + ")"
-		snapshots := query(t, a, "kind(krm_kustomization_rule, deps("+top+"))")
-		manifests := query(t, a, top+" except attr(kind, '^Component$', "+universe+")")
-		tops := query(t, a, top)
+		all := "kind(krm_kustomization_rule, deps(" + top + "))"
+		separate := "attr(kind, '^Component$', " + all + ") + attr(builds_alone, 0, " + all + ") + attr(build_metadata, 1, " + all + ")"
+		snapshots := query(t, a, separate)
+		topManifests := top + " except attr(kind, '^Component$', " + universe + ")"
+		manifests := query(t, a, "("+topManifests+") + ("+all+" except ("+separate+"))")
+		tops, withDeps := query(t, a, top), query(t, a, all)
 		origins := query(t, a, "kind(krm_kustomization_rule, deps(labels(deps, attr(build_metadata, 1, "+top+"))))")
 		var expected []string
 		for _, s := range []struct {
@@ -188,10 +194,10 @@ func TestRemoteCache(t *testing.T) {
 		for _, l := range tops {
 			wantOutputs = append(wantOutputs, labelPath(l)+".krmsnap")
 		}
-		for _, l := range manifests {
+		for _, l := range query(t, a, topManifests) {
 			wantOutputs = append(wantOutputs, labelPath(l)+"_manifests.yaml")
 		}
-		t.Logf("%s: %d krm_kustomization targets, %d with their deps: %d render actions expected", tree.sub, len(tops), len(snapshots), len(expected))
+		t.Logf("%s: %d krm_kustomization targets, %d with their deps: %d render actions expected", tree.sub, len(tops), len(withDeps), len(expected))
 		if len(manifests) == 0 {
 			t.Errorf("%s: no krm_kustomization with manifests in %s", tree.sub, tree.pattern)
 			continue

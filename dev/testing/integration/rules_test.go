@@ -179,9 +179,9 @@ func TestRulesGeneratedInputs(t *testing.T) {
 func TestRulesWorkers(t *testing.T) {
 	bz, _, _ := checkoutBazel(t)
 	for target, want := range map[string]bool{"//rules/tests/images:app": true, "//examples/functions:exec": false} {
-		r := bz.Must(t, "aquery", `mnemonic("KrmRender", `+target+`)`)
+		r := bz.Must(t, "aquery", `mnemonic("KrmManifests", `+target+`)`)
 		if got := strings.Contains(r.Stdout, "supports-workers: 1"); got != want {
-			t.Errorf("%s: KrmRender may run in a persistent worker: %v, want %v", target, got, want)
+			t.Errorf("%s: KrmManifests may run in a persistent worker: %v, want %v", target, got, want)
 		}
 	}
 }

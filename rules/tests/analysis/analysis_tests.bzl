@@ -40,6 +40,23 @@ render_flags_test = analysistest.make(
     attrs = {
         "has": attr.string_list(),
         "lacks": attr.string_list(),
-        "mnemonic": attr.string(default = "KrmRender"),
+        "mnemonic": attr.string(default = "KrmManifests"),
     },
+)
+
+def _render_actions_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    got = sorted([
+        "%s: %s" % (a.mnemonic, " ".join(sorted([f.basename for f in a.outputs.to_list()])))
+        for a in analysistest.target_actions(env)
+        if a.mnemonic.startswith("KrmRender") or a.mnemonic == "KrmManifests"
+    ])
+    asserts.equals(env, sorted(ctx.attr.actions), got, "render actions of %s" % ctx.attr.target_under_test.label)
+    return analysistest.end(env)
+
+# Checks the render actions target_under_test declares: `actions` lists each as
+# "MNEMONIC: OUTPUT OUTPUT..." (basenames, sorted).
+render_actions_test = analysistest.make(
+    _render_actions_test_impl,
+    attrs = {"actions": attr.string_list(mandatory = True)},
 )

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,6 +53,22 @@ var componentTree = map[string]string{
 	"top/kustomization.yaml":   "namePrefix: top-\nresources:\n- ../base\ncomponents:\n- ../comp\n",
 }
 
+// renderStep is one target of a tree: its directory, srcs and deps.
+type renderStep struct {
+	dir        string
+	srcs, deps []string
+}
+
+// componentSteps are the targets top of componentTree depends on, in order.
+var componentSteps = []renderStep{
+	{"base", []string{"base/kustomization.yaml", "base/cm.yaml"}, nil},
+	{"extra", []string{"extra/kustomization.yaml", "extra/secret.yaml"}, nil},
+	// The component's own action: it cannot be built alone (its patch
+	// needs the parent's ConfigMap), yet it is checked and carries its
+	// files and its base's snapshot.
+	{"comp", []string{"comp/kustomization.yaml", "comp/color.yaml"}, []string{"extra"}},
+}
+
 // targets renders kustomizations of tree as the rules' snapshot actions
 // do, keeping the snapshots (out/<dir>.krmsnap) in memory.
 type targets struct {
@@ -86,17 +103,7 @@ func TestComponentSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := newTargets(t, componentTree)
-	for _, step := range []struct {
-		dir        string
-		srcs, deps []string
-	}{
-		{"base", []string{"base/kustomization.yaml", "base/cm.yaml"}, nil},
-		{"extra", []string{"extra/kustomization.yaml", "extra/secret.yaml"}, nil},
-		// The component's own action: it cannot be built alone (its patch
-		// needs the parent's ConfigMap), yet it is checked and carries its
-		// files and its base's snapshot.
-		{"comp", []string{"comp/kustomization.yaml", "comp/color.yaml"}, []string{"extra"}},
-	} {
+	for _, step := range componentSteps {
 		if _, err := g.render(step.dir, step.srcs, step.deps, true); err != nil {
 			t.Fatalf("%s: %v", step.dir, err)
 		}
@@ -218,6 +225,8 @@ func TestSnapshotOnlySkipsFinishing(t *testing.T) {
 	g := newTargets(t, tree)
 	if _, err := g.render("base", []string{"base/kustomization.yaml", "base/svc.yaml"}, nil, false); err == nil {
 		t.Error("the base's manifests rendered")
+	} else if !strings.Contains(err.Error(), "set builds_alone = False on it") {
+		t.Errorf("the error of the base's one action does not say how to keep its snapshot: %v", err)
 	}
 	if _, err := g.render("base", []string{"base/kustomization.yaml", "base/svc.yaml"}, nil, true); err != nil {
 		t.Fatalf("snapshot of the base: %v", err)
@@ -225,5 +234,29 @@ func TestSnapshotOnlySkipsFinishing(t *testing.T) {
 	res, err := g.render("top", []string{"top/kustomization.yaml"}, []string{"base"}, false)
 	if err != nil || string(res.Manifests) != string(want) {
 		t.Errorf("top: %v\n%s\nwant:\n%s", err, res.Manifests, want)
+	}
+}
+
+// The rules' one action per kustomization writes the snapshot with the
+// manifests: its bytes must be those of a snapshot alone (which a
+// component and a kustomization that kustomize cannot build alone get),
+// so parents' cache keys do not depend on which action wrote it.
+func TestSnapshotSameWithManifests(t *testing.T) {
+	g := newTargets(t, componentTree)
+	for _, step := range append(slices.Clone(componentSteps), renderStep{"top", []string{"top/kustomization.yaml"}, []string{"base", "comp"}}) {
+		alone, err := g.render(step.dir, step.srcs, step.deps, true)
+		if err != nil {
+			t.Fatalf("%s, snapshot alone: %v", step.dir, err)
+		}
+		both, err := g.render(step.dir, step.srcs, step.deps, false)
+		if err != nil {
+			t.Fatalf("%s, snapshot and manifests: %v", step.dir, err)
+		}
+		if string(alone.Snapshot) != string(both.Snapshot) {
+			t.Errorf("%s: the snapshot written with the manifests differs from the snapshot alone:\n%s\nwant:\n%s", step.dir, both.Snapshot, alone.Snapshot)
+		}
+		if step.dir != "comp" && len(both.Manifests) == 0 {
+			t.Errorf("%s: no manifests", step.dir)
+		}
 	}
 }

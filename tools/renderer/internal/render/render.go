@@ -295,21 +295,32 @@ func Render(fsys filesys.FileSystem, dir string, opts Options) (res *Result, err
 		warn = log.New(opts.Stderr, "", log.LstdFlags)
 	}
 	if err := finish.Run(acc, helpers, env.Observer, warn); err != nil {
-		return nil, err
+		return nil, finishing(err, opts)
 	}
 	if err := emit.Prepare(acc.Resources, emit.Options{
 		SortOptions: k.SortOptions, BuildMetadata: k.BuildMetadata, Reorder: opts.Reorder, ManagedByLabel: opts.ManagedByLabel,
 		Log: warn, Top: t.Source(),
 	}, env.Observer); err != nil {
-		return nil, err
+		return nil, finishing(err, opts)
 	}
 	if res.ProvenanceManifest, err = env.Observer.Finished(acc.Resources); err != nil {
 		return nil, err
 	}
 	if res.Manifests, err = emit.YAML(acc.Resources, env.Observer); err != nil {
-		return nil, err
+		return nil, finishing(err, opts)
 	}
 	return res, nil
+}
+
+// finishing is err of a finishing step; when the snapshot was asked for
+// with the manifests (the rules' one action per kustomization), it says
+// how to keep the snapshot for the kustomizations including this one.
+func finishing(err error, opts Options) error {
+	if !opts.Snapshot || opts.SnapshotOnly || opts.Label == "" {
+		return err
+	}
+	return fmt.Errorf("%w\n(the kustomizations including %s read its snapshot, which the same action renders: "+
+		"if kustomize cannot build %s alone, set builds_alone = False on it)", err, opts.Label, opts.Label)
 }
 
 // NeedsBaseSources reports whether the rules render dir's bases from their
