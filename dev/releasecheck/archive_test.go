@@ -1,7 +1,8 @@
 // Package releasecheck checks what is published of the tree: the source archive that
 // scripts/release.sh --source makes (the one the Bazel Central Registry downloads) holds what
 // a consumer builds, every shipped target still resolves in it, and nothing of the dev tree
-// rides along; docs/architecture.md names every package of the renderer.
+// rides along; docs/architecture.md names every package of the renderer; the versions
+// written in several places (MODULE.bazel, WORKSPACE, deps.bzl, the docs) agree.
 //
 // It reads the git checkout and runs the release script, which a Bazel sandbox has neither
 // of, so it is not a Bazel target (gazelle:exclude in the root BUILD.bazel): scripts/test.sh
