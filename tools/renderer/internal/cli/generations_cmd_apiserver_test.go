@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -238,4 +239,37 @@ func TestGenerationsTraced(t *testing.T) {
 		mustContain(t, "krm status", out, want)
 	}
 	t.Logf("krm status:\n%s", out)
+}
+
+// A real controller: kube-controller-manager's Deployment controller writes
+// status.observedGeneration and the conditions of a Deployment of 0 replicas (no kubelet
+// needed), and krm apply --wait returns once it has, for each generation applied.
+func TestWaitForDeploymentController(t *testing.T) {
+	s := apiserver.Start(t)
+	if err := s.CreateNamespace(t.Context(), "gen"); err != nil {
+		t.Fatal(err)
+	}
+	s.StartControllers(t)
+	dir := t.TempDir()
+	deploy := func(image string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "generations", "base", "deployment.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := strings.Replace(strings.Replace(string(data), "name: web\n", "name: web\n  namespace: gen\n", 1), "web:1.0", image, 1)
+		return writeTemp(t, dir, "deploy-"+image+".yaml", y)
+	}
+	kc := "--kubeconfig=" + s.Kubeconfig
+	for i, image := range []string{"web:1.0", "web:1.1"} {
+		code, out, errOut := runCLI("apply", kc, "--context", apiserver.AdminContext, "--applyset", "ctrl", "--applyset-namespace", "gen",
+			"--source-commit", fmt.Sprint("c", i+1), "--wait", "--timeout", "90s", deploy(image))
+		if code != 0 || !strings.Contains(out, fmt.Sprintf("Deployment.apps gen/web current (generation %d)\n", i+1)) {
+			t.Fatalf("apply --wait of %s: exit %d\n%s\n%s", image, code, out, errOut)
+		}
+		t.Logf("apply --wait of %s:\n%s", image, out)
+	}
+	code, out, errOut := runCLI("status", kc, "--context", apiserver.AdminContext, "--applyset", "ctrl", "--applyset-namespace", "gen", deploy("web:1.1"))
+	if code != 0 || !strings.Contains(out, "2 (status): commit c2  yes      Current") {
+		t.Errorf("krm status: exit %d\n%s\n%s", code, out, errOut)
+	}
 }
