@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
@@ -273,3 +274,210 @@ func TestWaitForDeploymentController(t *testing.T) {
 		t.Errorf("krm status: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// widgetManifest is a render of the Widget alone with spec.size n (what commit n would apply).
+func (f *genFixture) widgetManifest(n int) string {
+	return writeTemp(f.t, f.dir, fmt.Sprintf("widget-%d.yaml", n), fmt.Sprintf(
+		"apiVersion: gen.example.com/v1\nkind: Widget\nmetadata:\n  name: web\n  namespace: gen\nspec:\n  size: %d\n", n))
+}
+
+// Garbage collection: once generation N is observed the older ones go; an object nobody
+// observes keeps the newest few; the record stays small.
+func TestGenerationsCollected(t *testing.T) {
+	f := newGenFixture(t)
+	f.apply(0, f.yamlA, "--provenance-manifest", f.manA, "--source-commit", "aaaa")
+	for n := 2; n <= 13; n++ {
+		f.widgetReady(true, f.generation(widgetsGVR, "web"))
+		f.apply(0, f.widgetManifest(n), "--source-commit", fmt.Sprint("c", n))
+	}
+	rec, data := f.record()
+	web := genrecord.Key{Group: "gen.example.com", Kind: "Widget", Namespace: "gen", Name: "web"}
+	if gs := rec.Generations(web); len(gs) != 2 || gs[0].Generation != 12 || gs[1].Generation != 13 || gs[1].Commit != "c13" {
+		t.Errorf("observed each time: generations %+v, want 12 and 13", gs)
+	}
+	for n := 14; n <= 30; n++ { // nobody observes these
+		f.apply(0, f.widgetManifest(n), "--source-commit", fmt.Sprint("c", n))
+	}
+	rec, data = f.record()
+	if gs := rec.Generations(web); len(gs) != genrecord.MaxPerObject || gs[len(gs)-1].Generation != 30 {
+		t.Errorf("unobserved: %d generations %+v, want the newest %d", len(gs), gs, genrecord.MaxPerObject)
+	}
+	if len(data) > 4096 {
+		t.Errorf("the record takes %d bytes", len(data))
+	}
+	// The Deployment kept its one generation, applied by A, through all of it.
+	deploy := genrecord.Key{Group: "apps", Kind: "Deployment", Namespace: "gen", Name: "web"}
+	if gs := rec.Generations(deploy); len(gs) != 1 || gs[0].Commit != "aaaa" {
+		t.Errorf("Deployment: %+v", gs)
+	}
+}
+
+// --wait returns once a late controller marks the Widget ready (and the Deployment
+// available); without one it times out naming the object and the condition.
+func TestApplyWaits(t *testing.T) {
+	f := newGenFixture(t)
+	f.apply(0, f.yamlA, "--source-commit", "aaaa")
+	f.widgetReady(true, 1)
+	f.deploymentReady(1)
+	done := make(chan error, 1)
+	go func() { // the controller, late: it sees generation 2 a second after it appears
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			u, err := f.dyn.Resource(widgetsGVR).Namespace("gen").Get(t.Context(), "web", metav1.GetOptions{})
+			if err == nil && u.GetGeneration() == 2 {
+				time.Sleep(time.Second)
+				u.Object["status"] = map[string]any{"observedGeneration": int64(2), "conditions": []any{map[string]any{
+					"type": "Ready", "status": "True", "reason": "Reconciled", "message": "size 2", "observedGeneration": int64(2),
+					"lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}
+				_, err = f.dyn.Resource(widgetsGVR).Namespace("gen").UpdateStatus(t.Context(), u, metav1.UpdateOptions{})
+				done <- err
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		done <- fmt.Errorf("generation 2 never appeared")
+	}()
+	start := time.Now()
+	out := f.apply(0, f.yamlB, "--source-commit", "bbbb", "--wait", "--timeout", "60s")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "apply --wait", out,
+		"Widget.gen.example.com gen/web InProgress: Ready condition observes generation 1, not yet 2\n",
+		"Widget.gen.example.com gen/web current (generation 2)\n",
+		"Deployment.apps gen/web current (generation 1)\n")
+	if d := time.Since(start); d < time.Second {
+		t.Errorf("apply --wait returned after %v, before the controller wrote", d)
+	}
+	t.Logf("apply --wait:\n%s", out)
+
+	start = time.Now()
+	out = f.apply(1, f.widgetManifest(3), "--source-commit", "cccc", "--wait", "--timeout", "3s")
+	mustContain(t, "apply --wait timing out", out,
+		"Error: context admin (", "1 of 1 objects not current after 3s:\n  Widget.gen.example.com gen/web: InProgress: Ready condition observes generation 2, not yet 3\n")
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("timing out took %v", d)
+	}
+
+	f.widgetReady(false, 3) // the controller says why: Ready=False of generation 3
+	out = f.apply(1, f.widgetManifest(3), "--wait", "--timeout", "2s")
+	mustContain(t, "apply --wait on Ready=False", out, "Widget.gen.example.com gen/web: InProgress: Ready=False (Reconciled): size 3")
+}
+
+// writeRecord replaces the record object's data, as another krm would have written it.
+func (f *genFixture) writeRecord(data string) {
+	f.t.Helper()
+	res := f.dyn.Resource(configMapsGVR).Namespace("gen")
+	cm, err := res.Get(f.t.Context(), f.recordName, metav1.GetOptions{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	cm.Object["data"] = map[string]any{genrecord.DataKey: data}
+	if _, err := res.Update(f.t.Context(), cm, metav1.UpdateOptions{}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// A user who may apply but not write the record, a missing record, records of an older and
+// a newer krm, and a generation made by kubectl in between.
+func TestGenerationsEdgeCases(t *testing.T) {
+	f := newGenFixture(t)
+	f.apply(0, f.yamlA, "--provenance-manifest", f.manA, "--source-commit", "aaaa")
+	f.widgetReady(true, 1)
+
+	// The limited user may apply Widgets and the ApplySet's Secret, not write ConfigMaps.
+	rbac := []struct {
+		gvr schema.GroupVersionResource
+		obj string
+	}{
+		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles"}, `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"deployer"},
+"rules":[{"apiGroups":["gen.example.com",""],"resources":["widgets","secrets"],"verbs":["get","list","create","patch","update"]}]}`},
+		{schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"}, `{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"deployer"},
+"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"deployer"},"subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"` + apiserver.LimitedUser + `"}]}`},
+	}
+	for _, r := range rbac {
+		var u unstructured.Unstructured
+		if err := u.UnmarshalJSON([]byte(r.obj)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.dyn.Resource(r.gvr).Namespace("gen").Create(t.Context(), &u, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	limited := append([]string{"apply", f.kc, "--context", apiserver.LimitedContext}, f.applySetFlags...)
+	deadline := time.Now().Add(20 * time.Second) // RBAC reads the new binding through an informer
+	for {
+		code, _, errOut := runCLI(append(limited, "--no-record", "--dry-run", f.widgetManifest(5))...)
+		if code == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the limited user cannot apply after the grant: %s", errOut)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	code, out, errOut := runCLI(append(limited, "--source-commit", "limited", f.widgetManifest(5))...)
+	if code != 1 || out != "" || !strings.Contains(errOut, `the generation record is forbidden: context "limited" may not update configmaps in namespace "gen", where the generation record ConfigMap gen-set.krm-generations of ApplySet Secret gen/gen-set is kept: grant get, create and update on configmaps there, or apply with --no-record`) {
+		t.Errorf("limited apply: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if g := f.generation(widgetsGVR, "web"); g != 1 {
+		t.Errorf("the refused apply applied: generation %d", g)
+	}
+	if code, out, errOut = runCLI(append(limited, "--no-record", "--source-commit", "limited", f.widgetManifest(5))...); code != 0 || out != "Widget.gen.example.com gen/web configured\n" {
+		t.Errorf("limited apply --no-record: exit %d\n%s\n%s", code, out, errOut)
+	}
+	f.widgetReady(true, 2)
+	text := f.trace(3, widgetID, f.manA, f.yamlA) // spec.size drifted from A's render
+	mustContain(t, "trace of an unrecorded generation", text,
+		"  status:        live generation 2 (not recorded: applied by someone else, or collected)\n",
+		"reflects generation 2: not recorded: applied by someone else, or collected; current\n")
+
+	// kubectl in between: another field manager's server-side apply makes generation 3.
+	patch := []byte(`{"apiVersion":"gen.example.com/v1","kind":"Widget","metadata":{"name":"web","namespace":"gen"},"spec":{"size":42}}`)
+	if _, err := f.dyn.Resource(widgetsGVR).Namespace("gen").Patch(t.Context(), "web", types.ApplyPatchType, patch,
+		metav1.PatchOptions{FieldManager: "kubectl", Force: ptrTo(true)}); err != nil {
+		t.Fatal(err)
+	}
+	f.widgetReady(true, 3)
+	f.apply(0, f.yamlB, "--provenance-manifest", f.manB, "--source-commit", "bbbb", "--force-conflicts") // generation 4
+	j := f.traceJSON(0, widgetID, f.manB, f.yamlB)
+	if o := outputs(t, j)[0]; j["generation"] != float64(4) || o["observedGeneration"] != float64(3) || o["recorded"] != false || o["sourceCommit"] != "" || o["current"] != false {
+		t.Errorf("after kubectl's generation 3: %v", j)
+	}
+	f.widgetReady(true, 4)
+
+	// A record of an older krm (no version, fewer fields) is read, and rewritten by the next apply.
+	f.writeRecord(`{"objects":[{"group":"gen.example.com","kind":"Widget","namespace":"gen","name":"web","generations":[{"generation":4,"commit":"old-krm"}]}]}`)
+	text = f.trace(0, widgetID, f.manB, f.yamlB)
+	mustContain(t, "trace of an older krm's record", text, "reflects generation 4: commit old-krm; current\n")
+	f.apply(0, f.yamlB, "--provenance-manifest", f.manB, "--source-commit", "bbbb")
+	if rec, data := f.record(); !strings.HasPrefix(data, `{"version":1,`) || rec.Read != 1 {
+		t.Errorf("rewritten record: %s", data)
+	}
+
+	// A newer krm's record is left alone: apply warns, trace says to upgrade.
+	newer := `{"version":9,"sets":{}}`
+	f.writeRecord(newer)
+	out = f.apply(0, f.yamlB, "--source-commit", "bbbb")
+	mustContain(t, "apply over a newer record", out, "Warning: generations not recorded: ConfigMap gen/gen-set.krm-generations: the generation record is of version 9, written by a newer krm than this one (version 1): upgrade krm\n")
+	if _, err := f.dyn.Resource(configMapsGVR).Namespace("gen").Get(t.Context(), f.recordName, metav1.GetOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	text = f.trace(0, widgetID, f.manB, f.yamlB)
+	mustContain(t, "trace of a newer record", text, "  record:        none: ConfigMap gen/gen-set.krm-generations: the generation record is of version 9")
+
+	// A missing record: trace says so, with and without --applyset; the next apply makes one.
+	if err := f.dyn.Resource(configMapsGVR).Namespace("gen").Delete(t.Context(), f.recordName, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	text = f.trace(0, widgetID, f.manB, f.yamlB, f.applySetFlags...)
+	mustContain(t, "trace without a record (--applyset)", text,
+		"  record:        none: no generation record: ConfigMap gen/gen-set.krm-generations (of ApplySet Secret gen/gen-set) does not exist",
+		"reflects generation 4: no record read; current")
+	text = f.trace(0, widgetID, f.manB, f.yamlB)
+	mustContain(t, "trace without a record", text, "  record:        none: no generation record: no ConfigMap labelled rules-krm.dev/generations-of=applyset-")
+	f.apply(0, f.yamlB, "--provenance-manifest", f.manB, "--source-commit", "bbbb")
+	mustContain(t, "trace after the record is made again", f.trace(0, widgetID, f.manB, f.yamlB), "reflects generation 4: commit bbbb, inputs sha256:")
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -95,9 +95,10 @@ func inputFiles(obj *provmanifest.Object, m *provmanifest.Manifest) []string {
 func printOutputs(w io.Writer, r *Result) {
 	out := r.Outputs
 	live := fmt.Sprintf("generation %d", out.Generation)
+	read := out.Record != "" && out.NoRecord == ""
 	if out.LiveKnown {
 		live += " (" + inputs(out.Live) + ")"
-	} else if out.Record != "" {
+	} else if read {
 		live += " (not recorded: applied by someone else, or collected)"
 	}
 	fmt.Fprintf(w, "  status:        live %s\n", live)
@@ -123,7 +124,7 @@ func printOutputs(w io.Writer, r *Result) {
 		switch {
 		case t.Recorded:
 			from = inputs(t.Entry)
-		case out.Record == "":
+		case !read:
 			from = "no record read"
 		}
 		fmt.Fprintf(w, "    %s\n      reflects generation %d: %s; %s\n", what, t.ObservedGeneration, from, state)
@@ -134,7 +135,7 @@ func printOutputs(w io.Writer, r *Result) {
 		}
 	}
 	switch {
-	case out.Record != "" && out.NoRecord == "":
+	case read:
 		fmt.Fprintf(w, "  record:        %s\n", out.Record)
 	case out.NoRecord != "":
 		fmt.Fprintf(w, "  record:        none: %s\n", out.NoRecord)
