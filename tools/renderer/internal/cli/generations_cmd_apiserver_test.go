@@ -187,6 +187,7 @@ const widgetID = "Widget.gen.example.com/gen/web"
 func TestGenerationsTraced(t *testing.T) {
 	f := newGenFixture(t)
 	out := f.apply(0, f.yamlA, "--provenance-manifest", f.manA, "--source-commit", "aaaa")
+	t.Logf("krm apply of A:\n%s", out)
 	mustContain(t, "apply A", out, "Widget.gen.example.com gen/web created", "Deployment.apps gen/web created")
 	if g := f.generation(widgetsGVR, "web"); g != 1 {
 		t.Fatalf("generation %d after A", g)
@@ -199,6 +200,7 @@ func TestGenerationsTraced(t *testing.T) {
 	}
 
 	text := f.trace(0, widgetID, f.manB, f.yamlB)
+	t.Logf("krm trace after B:\n%s", text)
 	mustContain(t, "trace after B", text,
 		"  status:        live generation 2 (commit bbbb, inputs sha256:",
 		"    .status.conditions[type=Ready] True (Reconciled)\n      reflects generation 1: commit aaaa, inputs sha256:",
@@ -217,10 +219,12 @@ func TestGenerationsTraced(t *testing.T) {
 
 	f.widgetReady(true, 2)
 	text = f.trace(0, widgetID, f.manB, f.yamlB)
+	t.Logf("krm trace after Ready observes 2:\n%s", text)
 	mustContain(t, "trace after Ready observes 2", text,
 		"reflects generation 2: commit bbbb, inputs sha256:",
 		"; current\n      from generations/b/kustomization.yaml, generations/b/size.yaml, generations/base/kustomization.yaml, generations/base/widget.yaml\n")
 	j = f.traceJSON(0, widgetID, f.manB, f.yamlB)
+	t.Logf("krm trace -o json: %v", j)
 	if o := outputs(t, j); o[0]["sourceCommit"] != "bbbb" || o[0]["current"] != true || o[1]["path"] != ".status" || o[1]["weak"] != true {
 		t.Errorf("trace -o json after Ready observes 2: %v", o)
 	}
