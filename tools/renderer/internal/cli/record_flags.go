@@ -78,8 +78,12 @@ func (r *recordFlags) request(applySet bool, stderr io.Writer) (*clustersupport.
 	}
 	req := &clustersupport.RecordRequest{Commit: r.commit, Warn: func(s string) { fmt.Fprintln(stderr, "Warning: "+s) }}
 	if r.commitFrom != "" {
-		if req.Commit, err = commitFromStatus(r.commitFrom, r.commitKey); err != nil {
+		var missing string
+		if req.Commit, missing, err = commitFromStatus(r.commitFrom, r.commitKey); err != nil {
 			return nil, nil, err
+		}
+		if missing != "" { // a stamped build without the key: recorded without a commit
+			req.Warn(missing)
 		}
 	}
 	for _, f := range r.manifests {
@@ -96,11 +100,12 @@ func (r *recordFlags) request(applySet bool, stderr io.Writer) (*clustersupport.
 	return req, paths, nil
 }
 
-// commitFromStatus reads the commit from a workspace status file.
-func commitFromStatus(file, key string) (string, error) {
+// commitFromStatus reads the commit from a workspace status file; without the key, it
+// returns what to warn of instead.
+func commitFromStatus(file, key string) (commit, missing string, err error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return "", fmt.Errorf("--source-commit-from: %w", err)
+		return "", "", fmt.Errorf("--source-commit-from: %w", err)
 	}
 	status := stamp.ParseStatus(data)
 	keys := commitKeys
@@ -109,10 +114,10 @@ func commitFromStatus(file, key string) (string, error) {
 	}
 	for _, k := range keys {
 		if v := strings.TrimSpace(status[k]); v != "" {
-			return v, nil
+			return v, "", nil
 		}
 	}
-	return "", fmt.Errorf("--source-commit-from %s: no %s in the workspace status: print it from --workspace_status_command (e.g. echo STABLE_GIT_COMMIT $(git rev-parse HEAD)), or name the key with --source-commit-key", file, strings.Join(keys, " or "))
+	return "", fmt.Sprintf("--source-commit-from %s: no %s in the workspace status, so generations are recorded without a commit: print it from --workspace_status_command (echo STABLE_GIT_COMMIT $(git rev-parse HEAD)), or name the key with --source-commit-key", file, strings.Join(keys, " or ")), nil
 }
 
 // isTerminal tells whether w is a terminal (a character device), for live progress lines.
