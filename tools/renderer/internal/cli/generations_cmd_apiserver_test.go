@@ -157,6 +157,15 @@ func (f *genFixture) record() (*genrecord.Record, string) {
 	return rec, data
 }
 
+func (f *genFixture) recordVersion() string {
+	f.t.Helper()
+	cm, err := f.dyn.Resource(configMapsGVR).Namespace("gen").Get(f.t.Context(), f.recordName, metav1.GetOptions{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return cm.GetResourceVersion()
+}
+
 func outputs(t *testing.T, j map[string]any) []map[string]any {
 	t.Helper()
 	list, _ := j["outputs"].([]any)
@@ -303,6 +312,11 @@ func TestGenerationsCollected(t *testing.T) {
 		f.apply(0, f.widgetManifest(n), "--source-commit", fmt.Sprint("c", n))
 	}
 	rec, data = f.record()
+	rv := f.recordVersion()
+	f.apply(0, f.widgetManifest(30), "--source-commit", "c30") // again, as it was: no write
+	if f.recordVersion() != rv {
+		t.Error("an apply that changed nothing rewrote the record")
+	}
 	if gs := rec.Generations(web); len(gs) != genrecord.MaxPerObject || gs[len(gs)-1].Generation != 30 {
 		t.Errorf("unobserved: %d generations %+v, want the newest %d", len(gs), gs, genrecord.MaxPerObject)
 	}

@@ -199,6 +199,9 @@ func (r *recorder) put(ctx context.Context, dryRun bool) error {
 		return fmt.Errorf("ConfigMap %s/%s: %w", obj.GetNamespace(), obj.GetName(), err)
 	}
 	if r.live != nil {
+		if old, _, _ := unstructured.NestedString(r.live.Object, "data", genrecord.DataKey); !dryRun && old == string(data) {
+			return nil // an apply that changed nothing recorded: no write
+		}
 		obj.SetResourceVersion(r.live.GetResourceVersion())
 	}
 	obj.SetLabels(map[string]string{genrecord.SetLabel: r.set.ID()})

@@ -97,9 +97,13 @@ func TestAddCollects(t *testing.T) {
 	if gs := rec.Generations(web); len(gs) != 3 || gs[0].Generation != 19 {
 		t.Errorf("observed 19: %+v", gs)
 	}
-	rec.Add(web, Entry{Generation: 21, Commit: "again"}, 19)
+	rec.Add(web, Entry{Generation: 21, Commit: "again", Applied: "t1"}, 19)
 	if e, ok := rec.Lookup(web, 21); !ok || e.Commit != "again" || len(rec.Generations(web)) != 3 {
 		t.Errorf("re-applied: %+v %v", e, ok)
+	}
+	rec.Add(web, Entry{Generation: 21, Commit: "again", Applied: "t2"}, 19)
+	if e, _ := rec.Lookup(web, 21); e.Applied != "t1" {
+		t.Errorf("applied again as it was: %+v, want the entry unchanged", e)
 	}
 }
 

@@ -203,7 +203,9 @@ func (r *Record) Add(k Key, e Entry, observed int64) {
 	o := &r.Objects[i]
 	kept := o.Generations[:0]
 	for _, old := range o.Generations {
-		if old.Generation != e.Generation && old.Generation >= observed {
+		if old.Generation == e.Generation && old.Commit == e.Commit && old.InputDigest == e.InputDigest && old.Kustomization == e.Kustomization {
+			e = old // applied again as it was: the record need not change
+		} else if old.Generation != e.Generation && old.Generation >= observed {
 			kept = append(kept, old)
 		}
 	}
