@@ -1,8 +1,9 @@
 // Package clustersupport is where a krm built with a Kubernetes client registers it (package
 // cluster, which links client-go), so that the commands talking to a cluster (krm apply, krm
-// delete, krm diff --cluster) do not link client-go themselves: the default build registers
-// one that runs krm_helm instead (package handoff), and the lean renderer (krm_nohelm,
-// docs/architecture.md) has none and says so, as it does for Helm (package helmsupport).
+// delete, krm diff --cluster, krm trace --context, krm status) do not link client-go
+// themselves: the default build registers one that runs krm_helm instead (package handoff),
+// and the lean renderer (krm_nohelm, docs/architecture.md) has none and says so, as it does
+// for Helm (package helmsupport).
 //
 // It imports neither client-go nor apimachinery: the lean renderer links this package.
 package clustersupport
