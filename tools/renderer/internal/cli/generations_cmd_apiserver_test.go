@@ -253,6 +253,21 @@ func TestGenerationsTraced(t *testing.T) {
 		mustContain(t, "krm status", out, want)
 	}
 	t.Logf("krm status:\n%s", out)
+	out = f.krm(0, "status", f.kc, "--context", apiserver.AdminContext, "-o", "json", f.yamlB)
+	var widget map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var l map[string]any
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("krm status -o json: %v: %s", err, line)
+		}
+		if l["object"] == "Widget.gen.example.com gen/web" {
+			widget = l
+		}
+	}
+	if widget["generation"] != float64(2) || widget["observedGeneration"] != float64(2) || widget["sourceCommit"] != "bbbb" ||
+		widget["current"] != true || widget["state"] != "Current" || widget["output"] != ".status.conditions[type=Ready]" {
+		t.Errorf("krm status -o json: %v\n%s", widget, out)
+	}
 }
 
 // A real controller: kube-controller-manager's Deployment controller writes

@@ -30,7 +30,7 @@ status.observedGeneration (a weaker signal, marked "(status)").
 
 -o json prints one JSON object a line per object: "object", "generation",
 "observedGeneration", "sourceCommit", "inputDigest", "current", "state",
-"reason" (docs/provenance.md).
+"reason" (docs/cli.md, "krm status").
 
 Exit status: 0 every object current, 3 some object not current (or not
 found), 1 an error, 2 a usage or input error.
