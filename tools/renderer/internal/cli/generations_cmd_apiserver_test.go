@@ -253,6 +253,16 @@ func TestGenerationsTraced(t *testing.T) {
 		mustContain(t, "krm status", out, want)
 	}
 	t.Logf("krm status:\n%s", out)
+	// An output of its own (the RFC's observedGenerationPath), lagging behind: named per kind.
+	f.setStatus(widgetsGVR, "web", map[string]any{"observedGeneration": int64(2), "latestImage": map[string]any{"image": "web@sha256:1", "observedGeneration": int64(1)}})
+	outputPath := "--output-path=gen.example.com/Widget=.status.latestImage.observedGeneration"
+	text = f.trace(0, widgetID, f.manB, f.yamlB, outputPath)
+	mustContain(t, "trace --output-path", text, "    .status.latestImage\n      reflects generation 1: commit aaaa, inputs sha256:")
+	if code, out, _ := runCLI("status", f.kc, "--context", apiserver.AdminContext, outputPath, f.yamlB); code != 3 || !strings.Contains(out, "1: commit aaaa") {
+		t.Errorf("krm status --output-path: exit %d\n%s", code, out)
+	}
+	f.widgetReady(true, 2)
+
 	out = f.krm(0, "status", f.kc, "--context", apiserver.AdminContext, "-o", "json", f.yamlB)
 	var widget map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
