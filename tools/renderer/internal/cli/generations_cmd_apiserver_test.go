@@ -253,6 +253,14 @@ func TestGenerationsTraced(t *testing.T) {
 		mustContain(t, "krm status", out, want)
 	}
 	t.Logf("krm status:\n%s", out)
+	// Over the ApplySet, without the render: its members as the cluster has them.
+	out = f.krm(0, append([]string{"status", f.kc, "--context", apiserver.AdminContext}, f.applySetFlags...)...)
+	mustContain(t, "krm status --applyset", out, "Deployment.apps gen/web", "1 (status): commit bbbb", "Widget.gen.example.com gen/web", "2: commit bbbb")
+	if code, _, errOut := runCLI("status", f.kc, "--context", apiserver.AdminContext, "--applyset", "nope", "--applyset-namespace", "gen"); code != 1 ||
+		!strings.Contains(errOut, "ApplySet nope has no members") {
+		t.Errorf("krm status of an unknown ApplySet: exit %d %s", code, errOut)
+	}
+
 	// An output of its own (the RFC's observedGenerationPath), lagging behind: named per kind.
 	f.setStatus(widgetsGVR, "web", map[string]any{"observedGeneration": int64(2), "latestImage": map[string]any{"image": "web@sha256:1", "observedGeneration": int64(1)}})
 	outputPath := "--output-path=gen.example.com/Widget=.status.latestImage.observedGeneration"

@@ -16,13 +16,15 @@ import (
 )
 
 const statusUsage = `Usage: krm status MANIFESTS... [flags]
+       krm status --applyset NAME [flags]
 
 Shows what is running: for each object of rendered manifests (YAML files, -
-for stdin), as the cluster has it, its live generation, the generation its
-status reflects and the commit that made it (from the generation record krm
-apply writes beside the ApplySet: --applyset, else the set each object is
-part of), whether that is current, and its state by krm apply --wait's rules
-(Current, InProgress, Failed, NotFound) with the condition that says why.
+for stdin), or without MANIFESTS each live member of the ApplySet --applyset,
+its live generation, the generation its status reflects and the commit that
+made it (from the generation record krm apply writes beside the ApplySet:
+--applyset, else the set each object is part of), whether that is current,
+and its state by krm apply --wait's rules (Current, InProgress, Failed,
+NotFound) with the condition that says why.
 
 The status reflects the Ready condition's generation, else the lowest an
 output reports (a condition's observedGeneration or --output-path), else
@@ -75,8 +77,8 @@ func runStatus(args []string, s streams) int {
 	if code, ok := parseFlags(o.fs, args, stderr); !ok {
 		return code
 	}
-	if err := needManifests(o.fs, "status"); err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+	if o.fs.NArg() == 0 && o.cluster.applyset == "" {
+		fmt.Fprintln(stderr, "Error: krm status needs MANIFESTS (rendered YAML files, - for stdin) or --applyset NAME (see krm help status)")
 		return 2
 	}
 	if o.output != "text" && o.output != "json" {
@@ -120,6 +122,15 @@ func runStatus(args []string, s streams) int {
 		return rec, nil
 	}
 	refs := records.Objects()
+	if o.fs.NArg() == 0 { // the ApplySet's members, as the cluster has them
+		if refs, err = records.Members(ctx); err == nil && len(refs) == 0 {
+			err = fmt.Errorf("ApplySet %s has no members: its parent does not exist, or lists no kinds", o.cluster.applyset)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: %s: %v\n", sess.Where(), err)
+			return 1
+		}
+	}
 	lives := make([]map[string]any, len(refs))
 	for i, ref := range refs {
 		if lives[i], err = readLive(ctx, get, ref); err != nil {

@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,6 +42,28 @@ func (s *session) Objects() []clustersupport.Ref {
 		refs[i] = clustersupport.Ref{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Namespace: o.GetNamespace(), Name: o.GetName()}
 	}
 	return refs
+}
+
+// Members lists the live members of the session's ApplySet (krm status --applyset without
+// manifests): the objects of the kinds and namespaces its parent lists, labelled part of it.
+func (s *session) Members(ctx context.Context) ([]clustersupport.Ref, error) {
+	if s.set == nil {
+		return nil, errors.New("listing an ApplySet's members needs --applyset NAME")
+	}
+	p, err := s.c.readParent(ctx, *s.set)
+	if err != nil {
+		return nil, scrubbed(err)
+	}
+	members, err := s.c.staleMembers(ctx, p, nil) // none kept: every member
+	if err != nil {
+		return nil, scrubbed(err)
+	}
+	sort.Slice(members, func(i, j int) bool { return members[i].String() < members[j].String() })
+	refs := make([]clustersupport.Ref, len(members))
+	for i, o := range members {
+		refs[i] = clustersupport.Ref{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Namespace: o.GetNamespace(), Name: o.GetName()}
+	}
+	return refs, nil
 }
 
 // Record reads the generation record of the session's ApplySet, else of the set the live

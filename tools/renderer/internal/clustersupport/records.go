@@ -21,6 +21,8 @@ type RecordReader interface {
 	Record(ctx context.Context, live map[string]any) (rec *genrecord.Record, where string, err error)
 	// Objects are the objects of the request's manifests, in their order.
 	Objects() []Ref
+	// Members are the live members of the request's ApplySet (--applyset), by kind and name.
+	Members(ctx context.Context) ([]Ref, error)
 }
 
 // OpenRecords connects as Open does and returns what reads live objects and records.
