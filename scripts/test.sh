@@ -32,6 +32,7 @@ named_tests() {
 }
 named_tests TestClusterCommands ./tools/renderer/internal/cli # krm apply/delete/diff --cluster end to end
 named_tests TestTraceLiveObjects ./tools/renderer/internal/cli # krm trace --context: live objects, drift and source lines
+named_tests 'TestGenerations|TestApplyWaits|TestWaitForDeploymentController' ./tools/renderer/internal/cli # generation records, trace outputs, apply --wait (kube-controller-manager), krm status
 echo "== fuzz: each target briefly (scripts/fuzz.sh)"
 scripts/fuzz.sh
 echo "== goldens equal a fresh kustomize v5.8.2 run"

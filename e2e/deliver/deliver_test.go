@@ -188,7 +188,14 @@ func id(obj *unstructured.Unstructured) string {
 func checkLines(t *testing.T, what, out string, rendered []*unstructured.Unstructured, verb string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	// delete also names the ApplySet's parent, last.
+	// delete also names the ApplySet's parent and, last, its generation record (krm apply
+	// wrote one: the Deployment has generations).
+	if verb == "deleted" && len(lines) > 0 && strings.HasPrefix(lines[len(lines)-1], "ConfigMap default/krm-examples-deploy-prod-") &&
+		strings.HasSuffix(lines[len(lines)-1], ".krm-generations deleted") {
+		lines = lines[:len(lines)-1]
+	} else if verb == "deleted" {
+		t.Errorf("%s: no line for the ApplySet's generation record:\n%s", what, out)
+	}
 	if verb == "deleted" && len(lines) > 0 && strings.HasPrefix(lines[len(lines)-1], "Secret default/krm-examples-deploy-prod-") {
 		lines = lines[:len(lines)-1]
 	} else if verb == "deleted" {

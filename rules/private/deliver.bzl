@@ -12,6 +12,7 @@ krm in the runfiles directory, where the manifests' paths lead, with the user's 
 
 load(":labels.bzl", "label_string")
 load(":providers.bzl", "KrmKustomizationInfo")
+load(":stamp.bzl", "STAMP_ATTR", "STAMP_FLAG_ATTR", "stamping")
 load(":toolchain.bzl", "KRM_TOOLCHAIN_TYPE", "tool_executable")
 
 # The krm command line of each `command`.
@@ -94,6 +95,23 @@ def _krm_deliver_impl(ctx):
     # user typed `bazel run` (empty when unset: the working directory).
     lines.append("--kubeconfig-base=${BUILD_WORKING_DIRECTORY}\n")
 
+    # What `krm apply` records with each generation (docs/provenance.md): the inputs digests
+    # of the kustomizations that render with provenance, and under stamping the commit from
+    # the workspace status (a link to it in the runfiles: the status file itself is no
+    # runfile).
+    extra = []
+    if command == "apply":
+        for t in ctx.attr.manifests:
+            info = t[KrmKustomizationInfo] if KrmKustomizationInfo in t else None
+            if info and info.provenance_manifest:
+                extra.append(info.provenance_manifest)
+                lines.append(_line(ctx, "manifests", info.provenance_manifest.short_path, "--provenance-manifest="))
+        if stamping(ctx):
+            status = ctx.actions.declare_file(ctx.label.name + ".stable-status.txt")
+            ctx.actions.symlink(output = status, target_file = ctx.info_file)
+            extra.append(status)
+            lines.append(_line(ctx, "manifests", status.short_path, "--source-commit-from="))
+
     # Paths relative to the main repository's runfiles directory (`../repo/...` for another
     # repository's file), where `bazel run` starts krm.
     lines.extend([_line(ctx, "manifests", f.short_path) for f in manifests])
@@ -102,7 +120,7 @@ def _krm_deliver_impl(ctx):
     return [DefaultInfo(
         executable = exe,
         files = depset([exe]),
-        runfiles = ctx.runfiles(files = [exe, args] + manifests),
+        runfiles = ctx.runfiles(files = [exe, args] + manifests + extra),
     )]
 
 krm_deliver = rule(
@@ -127,7 +145,13 @@ krm_deliver(
 manager `krm`; docs/cli.md) on the manifests with the flags below, then the arguments after
 `--` (a later `--context` wins); the common attribute `args` (`args = ["--timeout=5m"]`)
 comes between them. The executable is the toolchain's full renderer, under the
-target's name, reading its arguments from `<name>.krmargs` beside it: no shell.""",
+target's name, reading its arguments from `<name>.krmargs` beside it: no shell.
+
+An apply target records each object's generation with its inputs digest
+(`--provenance-manifest`, for each kustomization of `manifests` that renders with provenance)
+and, when it stamps (`stamp`, as for `krm_kustomization`), the commit of the workspace status
+(`--source-commit-from`, the key `STABLE_GIT_COMMIT` by default): docs/provenance.md,
+"Generation-output correlation".""",
     attrs = {
         "command": attr.string(
             doc = "`apply` (`krm apply`), `diff` (`krm diff --cluster`: what the apply would change, from a server-side dry run) or `delete` (`krm delete`).",
@@ -151,6 +175,8 @@ target's name, reading its arguments from `<name>.krmargs` beside it: no shell."
         "prune": attr.bool(
             doc = "With `command = \"apply\"`: delete the ApplySet's members that the manifests no longer hold (`--prune`).",
         ),
+        "stamp": STAMP_ATTR,
+        "_stamp_flag": STAMP_FLAG_ATTR,
     },
     executable = True,
     toolchains = [KRM_TOOLCHAIN_TYPE],

@@ -155,8 +155,8 @@ func TestLeanRendererClusterCommands(t *testing.T) {
 	}
 	const want = "Error: this krm is the lean renderer (krm_nohelm) without a Kubernetes client: use the full krm (@rules_krm//tools/renderer:krm)\n"
 	for _, args := range [][]string{{"apply", "--context", "prod", manifests}, {"delete", manifests}, {"diff", "--cluster", manifests},
-		// krm trace reads live objects through the same seam.
-		{"trace", "--context", "prod", "-m", manifests, "ConfigMap/a"}} {
+		// krm trace and krm status read live objects through the same seam.
+		{"trace", "--context", "prod", "-m", manifests, "ConfigMap/a"}, {"status", "--context", "prod", manifests}} {
 		stdout, stderr, code := runKRM(t, nil, bin, args...)
 		if code != 2 || stdout != "" || stderr != want {
 			t.Errorf("krm_nohelm %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)

@@ -3,7 +3,8 @@
 // server-side apply, reading live objects. Each server gets free ports, its own credentials
 // (a CA, a serving certificate, a service-account key pair, two bearer tokens) and a kubeconfig
 // with two contexts: AdminContext (system:masters) and LimitedContext (may get, list and watch
-// everything, nothing else). No controllers run: Deployments are stored, never rolled out,
+// everything, nothing else). No controllers run unless StartControllers starts
+// kube-controller-manager (controllers.go): else Deployments are stored, never rolled out,
 // deleted namespaces are not finalized, and new namespaces get no default ServiceAccount
 // unless made with CreateNamespace.
 //
@@ -74,6 +75,8 @@ type Server struct {
 	Dir string
 
 	etcd, apiserver *process
+	mu              sync.Mutex
+	controllers     *process // kube-controller-manager, when StartControllers started it
 	addrs           []string
 	ownDir          bool
 	stopOnce        sync.Once
@@ -417,7 +420,10 @@ func (s *Server) Stop() error {
 }
 
 func (s *Server) stopProcesses() {
-	for _, p := range []*process{s.apiserver, s.etcd} {
+	s.mu.Lock()
+	kcm := s.controllers
+	s.mu.Unlock()
+	for _, p := range []*process{kcm, s.apiserver, s.etcd} {
 		if p != nil {
 			p.stop(stopGrace)
 		}
@@ -444,10 +450,14 @@ func (s *Server) portTaken() bool {
 	return false
 }
 
-// LogTail returns the last lines of etcd's and kube-apiserver's logs.
+// LogTail returns the last lines of etcd's and kube-apiserver's logs (and
+// kube-controller-manager's, when it runs).
 func (s *Server) LogTail() string {
 	var b strings.Builder
-	for _, p := range []*process{s.etcd, s.apiserver} {
+	s.mu.Lock()
+	kcm := s.controllers
+	s.mu.Unlock()
+	for _, p := range []*process{s.etcd, s.apiserver, kcm} {
 		if p != nil {
 			fmt.Fprintf(&b, "--- end of %s (%s):\n%s\n", filepath.Base(p.log), p.log, tail(p.log, 4<<10))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/convergence"
 )
 
 const applyUsage = `Usage: krm apply MANIFESTS... [flags]
@@ -22,12 +23,29 @@ parent Secret or ConfigMap, the Kubernetes ApplySet specification); --prune
 then deletes the set's members that the manifests no longer hold, and
 nothing else.
 
+With an ApplySet, krm apply records the generation the API server returned
+for each object it applied, with the commit (--source-commit, or
+--source-commit-from Bazel's workspace status) and the object's inputs digest
+(--provenance-manifest), in a ConfigMap NAME.krm-generations beside the
+set's parent: krm trace --context and krm status then say which commit each
+status reflects (docs/provenance.md, "Generation-output correlation").
+Generations no output can report again are dropped; --no-record applies
+without it (a user who may not write the ConfigMap is told before anything
+is applied).
+
+With --wait, krm apply then waits until every object it applied is current:
+its outputs (conditions, status.observedGeneration, --output-path) observe
+the applied generation and its status says it is ready. It prints a line as
+each object converges (the others on a live line on a terminal) and fails
+after --timeout naming each object that did not, and the condition why.
+
 The context must be named with --context, or be in the allow-list
 (--allowed-context, KRM_ALLOWED_CONTEXTS), so that a mistyped command cannot
 write to another cluster.
 
-Exit status: 0 applied, 1 a failure (every object that was applied was
-printed; the message lists each failure), 2 a usage or input error.
+Exit status: 0 applied (with --wait: and current), 1 a failure (every
+object that was applied was printed; the message lists each failure, or
+each object that did not converge), 2 a usage or input error.
 
 Flags:
 `
@@ -37,6 +55,8 @@ type applyOptions struct {
 	prune, force bool
 	dryRun       bool
 	timeout      time.Duration
+	record       recordFlags
+	wait         bool
 	fs           *pflag.FlagSet
 }
 
@@ -46,7 +66,9 @@ func applyFlags(stderr io.Writer) *applyOptions {
 	o.fs.BoolVar(&o.prune, "prune", false, "delete the members of the ApplySet (--applyset) that the manifests no longer hold")
 	o.fs.BoolVar(&o.force, "force-conflicts", false, "take fields that another field manager owns")
 	o.fs.BoolVar(&o.dryRun, "dry-run", false, "send everything as a server-side dry run: the server checks it, nothing changes")
-	o.fs.DurationVar(&o.timeout, "timeout", time.Minute, "how long to wait for each CRD to be established and Namespace to be active")
+	o.fs.DurationVar(&o.timeout, "timeout", time.Minute, "how long to wait for each CRD to be established and Namespace to be active; with --wait, for every object to be current")
+	o.fs.BoolVar(&o.wait, "wait", false, "after applying, wait until every object applied is current (its status observes the applied generation and says it is ready), within --timeout")
+	o.record.register(o.fs)
 	return o
 }
 
@@ -64,15 +86,24 @@ func runApply(args []string, s streams) int {
 		fmt.Fprintln(stderr, "Error: --prune needs --applyset NAME: krm prunes only the members of an ApplySet")
 		return 2
 	}
+	rec, paths, err := o.record.request(o.cluster.applyset != "", stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 2
+	}
 	cl, err := o.cluster.connect(o.fs.Args(), true, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return clusterExit(err)
 	}
+	progress := convergence.NewPrinter(stdout, isTerminal(stdout))
 	err = cl.Apply(context.Background(), clustersupport.ApplyOptions{
 		Force: o.force, DryRun: o.dryRun, Prune: o.prune, Timeout: o.timeout,
 		Report: func(line string) { fmt.Fprintln(stdout, line) },
+		Record: rec, OutputPaths: paths,
+		Wait: o.wait, WaitTimeout: o.timeout, Progress: progress.Event,
 	})
+	progress.Done()
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), err)
 		return 1

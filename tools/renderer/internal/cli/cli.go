@@ -35,6 +35,7 @@ Usage:
   krm validate FILE... [flags] check rendered objects against their OpenAPI schemas
   krm apply MANIFESTS [flags]  server-side apply to a cluster (--prune with an ApplySet)
   krm delete MANIFESTS [flags] delete the manifests' objects from a cluster
+  krm status MANIFESTS [flags] what is running: the commit each live status reflects
   krm publish PATH=MANIFESTS... [flags] commit rendered manifests to a GitOps branch
   krm version             print krm's version
   krm help [COMMAND]      show help
@@ -69,6 +70,7 @@ var commands = map[string]command{
 	"apply":    {func(w io.Writer) *pflag.FlagSet { return applyFlags(w).fs }, runApply},       // apply_cmd.go
 	"delete":   {func(w io.Writer) *pflag.FlagSet { return deleteFlags(w).fs }, runDelete},     // delete_cmd.go
 	"publish":  {func(w io.Writer) *pflag.FlagSet { return publishFlags(w).fs }, runPublish},   // publish_cmd.go
+	"status":   {func(w io.Writer) *pflag.FlagSet { return statusFlags(w).fs }, runStatus},     // status_cmd.go
 }
 
 // Main runs krm with args (os.Args[1:]) and returns the exit status: a

@@ -41,12 +41,16 @@ func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
 // connect reads the manifests and connects; writes checks the context against --context and
 // the allow-list first.
 func (c *clusterFlags) connect(args []string, writes bool, stderr io.Writer) (clustersupport.Session, error) {
-	return clustersupport.Open(context.Background(), clustersupport.Request{
+	return clustersupport.Open(context.Background(), c.request(args, writes, stderr))
+}
+
+func (c *clusterFlags) request(args []string, writes bool, stderr io.Writer) clustersupport.Request {
+	return clustersupport.Request{
 		Manifests: args, Stdin: os.Stdin,
 		Kubeconfig: c.kubeconfig, KubeconfigBase: c.kubeconfigBase, Context: c.context, Warnings: stderr,
 		Writes: writes, ExplicitContext: c.fs.Changed("context"), Allowed: c.allowed,
 		ApplySet: c.applyset, ApplySetNamespace: c.applysetNS,
-	})
+	}
 }
 
 // needManifests checks that a command got its MANIFESTS arguments.

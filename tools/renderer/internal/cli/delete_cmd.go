@@ -12,8 +12,9 @@ const deleteUsage = `Usage: krm delete MANIFESTS... [flags]
 
 Deletes the objects of rendered manifests (YAML files, - for stdin) from a
 cluster: the others first, then Namespaces and CustomResourceDefinitions, and
-last the parent of the ApplySet named by --applyset. Prints one line per
-object: deleted, or not found.
+last the parent of the ApplySet named by --applyset (and its generation
+record, if krm apply wrote one). Prints one line per object: deleted, or not
+found.
 
 The context must be named with --context, or be in the allow-list
 (--allowed-context, KRM_ALLOWED_CONTEXTS).

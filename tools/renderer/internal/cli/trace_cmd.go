@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/genrecord"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/trace"
 )
 
@@ -35,11 +36,24 @@ OBJECT is one of:
                    --kubeconfig) read from the API server, else only its
                    provenance
 
+For a live object, trace also says which generation each output of its
+status reflects (each condition with its own observedGeneration, then
+--output-path outputs, then status.observedGeneration, a weaker signal) and
+whether it is current (the live generation). Read from a cluster, it looks up
+what made that generation in the generation record krm apply writes beside
+the ApplySet (--applyset, else the set the object is part of): the commit,
+the inputs digest and, when -m is of the same inputs, the source files. A
+generation not in the record was applied by someone else, or collected.
+
 A live object is compared with its rendered object from --manifests
 (default: NAME_manifests.yaml beside NAME.provenance.json, what
 krm_kustomization writes). Server-added fields (status, managedFields,
 resourceVersion, uid, generation, creationTimestamp), defaults and other
 fields only the live object has are not drift.
+
+-o json prints one JSON object a line per object, with at least "generation"
+and "outputs" (each with "path", "observedGeneration", "sourceCommit",
+"inputDigest", "current"): docs/provenance.md, "krm trace -o json".
 
 Exit status: 0 found (and a live object matches its digest and render), 3 a
 live object drifted, or its digest differs or is missing, 1 an error (not
@@ -52,6 +66,9 @@ type traceOptions struct {
 	manifest, workspaceRoot, manifests string
 	cluster                            bool
 	kubeconfig, context                string
+	applyset, applysetNS               string
+	output                             string
+	outputPaths                        outputPathFlags
 	fs                                 *pflag.FlagSet
 }
 
@@ -63,6 +80,10 @@ func traceFlags(stderr io.Writer) *traceOptions {
 	o.fs.BoolVar(&o.cluster, "cluster", false, "read OBJECT (KIND/NAMESPACE/NAME) from the API server of the kubeconfig's context")
 	o.fs.StringVar(&o.kubeconfig, "kubeconfig", "", "with --cluster: the kubeconfig file (default: $KUBECONFIG, a list of files, else ~/.kube/config); implies --cluster")
 	o.fs.StringVar(&o.context, "context", "", "with --cluster: the kubeconfig context (default: its current context); implies --cluster")
+	o.fs.StringVar(&o.applyset, "applyset", "", "with --cluster: the ApplySet whose generation record to read (NAME, secrets/NAME, configmaps/NAME; default: the set the object is part of)")
+	o.fs.StringVar(&o.applysetNS, "applyset-namespace", "", "with --applyset: the namespace of the ApplySet's parent (default: the context's namespace)")
+	o.fs.StringVarP(&o.output, "output", "o", "text", "text, or json: one JSON object a line per object (docs/provenance.md)")
+	o.outputPaths.register(o.fs)
 	return o
 }
 
@@ -88,14 +109,23 @@ func runTrace(args []string, s streams) int {
 		}
 		return fail(1, err)
 	}
+	if o.output != "text" && o.output != "json" {
+		return fail(2, fmt.Errorf("-o %q: want text or json", o.output))
+	}
+	paths, err := o.outputPaths.parse()
+	if err != nil {
+		return fail(2, err)
+	}
 	if live && queries[0].Live {
 		return fail(2, fmt.Errorf("--cluster reads OBJECT from the API server: name it KIND[.GROUP]/[NAMESPACE/]NAME, not a file"))
 	}
 	var get clustersupport.Getter
+	var records clustersupport.RecordReader
 	var sess clustersupport.Session
 	if live {
-		if get, sess, err = clustersupport.OpenGetter(context.Background(), clustersupport.Request{
+		if get, records, sess, err = clustersupport.OpenRecords(context.Background(), clustersupport.Request{
 			Kubeconfig: o.kubeconfig, Context: o.context, Warnings: stderr,
+			ApplySet: o.applyset, ApplySetNamespace: o.applysetNS,
 		}); err != nil {
 			return fail(clusterExit(err), err)
 		}
@@ -113,7 +143,12 @@ func runTrace(args []string, s streams) int {
 			}
 		}
 	}
-	opts := trace.Options{FS: filesys.MakeFsOnDisk(), WorkspaceRoot: o.workspaceRoot}
+	opts := trace.Options{FS: filesys.MakeFsOnDisk(), WorkspaceRoot: o.workspaceRoot, OutputPaths: paths}
+	if records != nil {
+		opts.Record = func(obj map[string]any) (*genrecord.Record, string, error) {
+			return records.Record(context.Background(), obj)
+		}
+	}
 	if queries[0].Live {
 		if opts.Rendered, err = loadRendered(o); err != nil {
 			return fail(1, err)
@@ -127,10 +162,17 @@ func runTrace(args []string, s streams) int {
 			code = 1
 			continue
 		}
-		if i > 0 {
+		switch {
+		case o.output == "json":
+			if err := trace.WriteJSON(stdout, r); err != nil {
+				return fail(1, err)
+			}
+		case i > 0:
 			fmt.Fprintln(stdout)
+			fallthrough
+		default:
+			trace.Print(stdout, r)
 		}
-		trace.Print(stdout, r)
 		if (r.Status == trace.Mismatch || r.Status == trace.NoDigest || r.Drifted()) && code == 0 {
 			code = 3
 		}

@@ -30,13 +30,52 @@ type ApplyOptions struct {
 	Timeout time.Duration
 	// Report receives one line per object as it is done ("Deployment.apps ns/web created").
 	Report func(line string)
+	// Record, if set, records the generation of each object applied (record.go); it needs
+	// the ApplySet, beside whose parent the record is kept.
+	Record *RecordOptions
+	// Wait, if set, waits after the apply until every object applied is current (wait.go).
+	Wait *WaitOptions
+
+	// applied sees each object the server applied: what it replaced (nil: created) and
+	// what the server returned.
+	applied func(obj *Object, before, after *unstructured.Unstructured)
 }
 
-// Apply applies objects server-side: CRDs and Namespaces first, waited for, then the rest in
+// Apply applies objects (applyObjects); with o.Record it reads the generation record first
+// (a user who may not write it is told before anything is applied) and writes it once after,
+// with what was applied even when some objects failed; with o.Wait it then waits until every
+// object applied is current.
+func (c *Client) Apply(ctx context.Context, objs []*Object, o ApplyOptions) error {
+	var rec *recorder
+	if o.Record != nil && !o.DryRun {
+		if o.ApplySet == nil {
+			return errors.New("recording generations needs an ApplySet, beside whose parent the record is kept: add --applyset NAME, or --no-record")
+		}
+		var err error
+		if rec, err = c.openRecord(ctx, *o.ApplySet, *o.Record); err != nil {
+			return err
+		}
+	}
+	var applied []*Object
+	o.applied = func(obj *Object, before, after *unstructured.Unstructured) {
+		applied = append(applied, obj)
+		rec.applied(obj, before, after)
+	}
+	err := c.applyObjects(ctx, objs, o)
+	if werr := rec.write(ctx); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	if err != nil || o.Wait == nil || o.DryRun {
+		return err
+	}
+	return c.wait(ctx, applied, *o.Wait)
+}
+
+// applyObjects applies objects server-side: CRDs and Namespaces first, waited for, then the rest in
 // render order. A failed object does not stop the others of its phase, but the next phase and
 // pruning only run when everything before succeeded; the error lists every failure, and Report
 // has had a line for every object that was applied.
-func (c *Client) Apply(ctx context.Context, objs []*Object, o ApplyOptions) error {
+func (c *Client) applyObjects(ctx context.Context, objs []*Object, o ApplyOptions) error {
 	if o.Prune && o.ApplySet == nil {
 		return errors.New("pruning needs an ApplySet: add --applyset NAME")
 	}
@@ -200,6 +239,9 @@ func (c *Client) applyOne(ctx context.Context, obj *Object, o ApplyOptions) (str
 			return "", serverMessage(err) // a dry run into a namespace that does not exist yet: the caller decides
 		}
 		return "", c.apiError(verb, obj, err)
+	}
+	if o.applied != nil && !o.DryRun {
+		o.applied(obj, live, out)
 	}
 	switch {
 	case live == nil:

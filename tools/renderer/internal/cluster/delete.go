@@ -9,7 +9,7 @@ import (
 )
 
 // Delete deletes the objects (the others first, then Namespaces and CRDs, each group in reverse
-// render order) and then the ApplySet's parent, if set. Objects already gone are reported as
+// render order) and then the ApplySet's parent, if set, and its generation record. Objects already gone are reported as
 // "not found". Every object is tried; the error lists each failure.
 func (c *Client) Delete(ctx context.Context, objs []*Object, set *ApplySet, dryRun bool, report func(string)) error {
 	if report == nil {
@@ -54,6 +54,17 @@ func (c *Client) Delete(ctx context.Context, objs []*Object, set *ApplySet, dryR
 		default:
 			deleted++
 			report(o.String() + " deleted" + suffix)
+		}
+	}
+	if set != nil && len(failed) == 0 {
+		// The generation record goes with its set; a set applied without one has none.
+		rec := recordObject(*set)
+		if ri, err := c.resource(ctx, rec); err != nil {
+			failed = append(failed, err)
+		} else if err := ri.Delete(ctx, rec.GetName(), opts); err == nil {
+			report(rec.String() + " deleted" + suffix)
+		} else if !apierrors.IsNotFound(err) {
+			failed = append(failed, c.apiError("delete", rec, err))
 		}
 	}
 	if len(failed) > 0 {

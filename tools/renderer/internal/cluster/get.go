@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,7 +13,7 @@ import (
 )
 
 // ErrNotFound is Get's error for an object the server does not have.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = clustersupport.ErrNotFound
 
 // Get reads one live object for krm trace --context, as JSON (the response bounded by
 // MaxResponseBytes like every other). A namespaced object without a namespace is read from

@@ -69,6 +69,7 @@ func (s *session) Where() string { return fmt.Sprintf("context %s (%s)", s.c.Con
 func (s *session) Apply(ctx context.Context, o clustersupport.ApplyOptions) error {
 	return scrubbed(s.c.Apply(ctx, s.objs, ApplyOptions{
 		Force: o.Force, DryRun: o.DryRun, ApplySet: s.set, Prune: o.Prune, Timeout: o.Timeout, Report: o.Report,
+		Record: recordOptions(o), Wait: waitOptions(o),
 	}))
 }
 

@@ -1,8 +1,9 @@
 // Package clustersupport is where a krm built with a Kubernetes client registers it (package
 // cluster, which links client-go), so that the commands talking to a cluster (krm apply, krm
-// delete, krm diff --cluster) do not link client-go themselves: the default build registers
-// one that runs krm_helm instead (package handoff), and the lean renderer (krm_nohelm,
-// docs/architecture.md) has none and says so, as it does for Helm (package helmsupport).
+// delete, krm diff --cluster, krm trace --context, krm status) do not link client-go
+// themselves: the default build registers one that runs krm_helm instead (package handoff),
+// and the lean renderer (krm_nohelm, docs/architecture.md) has none and says so, as it does
+// for Helm (package helmsupport).
 //
 // It imports neither client-go nor apimachinery: the lean renderer links this package.
 package clustersupport
@@ -13,6 +14,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/convergence"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/genrecord"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
@@ -61,6 +65,26 @@ type ApplyOptions struct {
 	Timeout time.Duration
 	// Report receives one line per object.
 	Report func(line string)
+	// Record, if set, records the generation of each object applied beside the ApplySet
+	// (package genrecord).
+	Record *RecordRequest
+	// Wait waits after the apply until every object applied is current (package
+	// convergence), within WaitTimeout; Progress receives each change of an object's state.
+	Wait        bool
+	WaitTimeout time.Duration
+	Progress    func(convergence.Event)
+	// OutputPaths are the per-kind output paths (--output-path) of the record's garbage
+	// collection and of the wait.
+	OutputPaths []genrecord.OutputPath
+}
+
+// RecordRequest is what krm apply records: the commit (--source-commit) and the inputs
+// digests of the provenance manifests (--provenance-manifest).
+type RecordRequest struct {
+	Commit    string
+	Manifests []*provmanifest.Manifest
+	// Warn receives what did not stop the apply.
+	Warn func(string)
 }
 
 // DiffOptions are the choices of krm diff --cluster.

@@ -1,6 +1,12 @@
 package clustersupport
 
-import "context"
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotFound is Getter.Get's error for an object the server does not have.
+var ErrNotFound = errors.New("not found")
 
 // FieldManager is the field manager of krm apply (package cluster applies as it): krm trace
 // names the other managers that own a drifted field.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/genrecord"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
@@ -202,6 +203,8 @@ type Result struct {
 	// LiveAPIVersion is the live object's API version when it is not the
 	// rendered one (kubectl get reads the preferred version).
 	LiveAPIVersion string
+	// Outputs are, for a live object, what its status reflects (outputs.go).
+	Outputs *Outputs
 }
 
 // Drifted reports whether the live object was compared and differs.
@@ -217,6 +220,10 @@ type Options struct {
 	SourceRoot string
 	// Rendered are the rendered manifests; nil compares the digest only.
 	Rendered *Rendered
+	// Record reads a live object's generation record (nil: none is read); OutputPaths are
+	// the per-kind output paths (--output-path).
+	Record      RecordFunc
+	OutputPaths []genrecord.OutputPath
 }
 
 // Trace looks q up in m.
@@ -243,6 +250,11 @@ func Trace(m *provmanifest.Manifest, q Query, o Options) (*Result, error) {
 	}
 	if q.Live && q.Object != nil && o.Rendered != nil {
 		if err := r.compare(m, files, o); err != nil {
+			return nil, err
+		}
+	}
+	if q.Live && q.Object != nil {
+		if err := r.correlate(m, o); err != nil {
 			return nil, err
 		}
 	}
@@ -446,6 +458,9 @@ func Print(w io.Writer, r *Result) {
 	}
 	if r.Compared {
 		printDrift(w, r)
+	}
+	if r.Outputs != nil && (r.Outputs.asked || len(r.Outputs.Outputs) > 0) {
+		printOutputs(w, r)
 	}
 	if len(r.Files) > 0 {
 		var changed []string
