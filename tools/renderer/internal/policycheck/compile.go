@@ -1,6 +1,8 @@
 package policycheck
 
 import (
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -133,20 +135,20 @@ func celError(path *field.Path, acc plugincel.ExpressionAccessor, err error) *fi
 
 // inspect reads what the policy's expressions need: why it depends on the cluster ("":
 // it does not; the authorizer is the cluster's), whether it reads namespaceObject, and the
-// field of the object each validation reads first (spec.replicas for
-// "object.spec.replicas <= 5"; through a variable too), for the error's source line.
-func inspect(p *admissionv1.ValidatingAdmissionPolicy) (cluster string, nsObject bool, fields []string) {
-	vars := map[string]string{}
+// fields of the object each validation reads (spec.replicas for "object.spec.replicas <= 5";
+// through variables too), the most specific first, for the error's source line.
+func inspect(p *admissionv1.ValidatingAdmissionPolicy) (cluster string, nsObject bool, fields [][]string) {
+	vars := map[string][]string{}
 	var all []string
 	for _, v := range p.Spec.Variables {
-		vars[v.Name] = objectField(v.Expression, nil)
+		vars[v.Name] = objectFields(v.Expression, vars)
 		all = append(all, v.Expression)
 	}
 	for _, mc := range p.Spec.MatchConditions {
 		all = append(all, mc.Expression)
 	}
 	for _, v := range p.Spec.Validations {
-		fields = append(fields, objectField(v.Expression, vars))
+		fields = append(fields, objectFields(v.Expression, vars))
 		all = append(all, v.Expression, v.MessageExpression)
 	}
 	for _, e := range all {
@@ -185,14 +187,12 @@ func idents(expr string) map[string]bool {
 	return out
 }
 
-// objectField returns the path of the first select chain on object in expr
-// (object.spec.replicas: spec.replicas), or the field of the variable it reads.
-func objectField(expr string, vars map[string]string) string {
-	found := ""
+// objectFields returns the paths of the select chains on object in expr
+// (object.spec.replicas: spec.replicas), and the fields of the variables it reads (vars), the
+// longest first, each once.
+func objectFields(expr string, vars map[string][]string) []string {
+	var found []string
 	walk(parse(expr), func(e celast.Expr) bool {
-		if found != "" {
-			return false
-		}
 		if e.Kind() != celast.SelectKind {
 			return true
 		}
@@ -207,15 +207,14 @@ func objectField(expr string, vars map[string]string) string {
 		}
 		switch cur.AsIdent() {
 		case "object":
-			found = strings.Join(path, ".")
+			found = append(found, strings.Join(path, "."))
 		case "variables":
-			if vars != nil && vars[path[0]] != "" {
-				found = vars[path[0]]
-			}
+			found = append(found, vars[path[0]]...)
 		}
-		return found == ""
+		return false // the chain's inner selects are its prefixes
 	})
-	return found
+	sort.SliceStable(found, func(i, j int) bool { return strings.Count(found[i], ".") > strings.Count(found[j], ".") })
+	return slices.Compact(found)
 }
 
 // walk visits e and its subexpressions, pre-order, while visit returns true for a node.

@@ -64,8 +64,8 @@ type hook struct {
 	// it reads namespaceObject.
 	cluster  string
 	nsObject bool
-	// fields are the object fields its validations read, by index ("": none found).
-	fields []string
+	// fields are the object fields its validations read, by index, the most specific first.
+	fields [][]string
 }
 
 type set struct {
@@ -217,10 +217,12 @@ func (synced) HasSynced() bool { return true }
 // server's namespace matcher asks its client when the lister has none.
 type offlineClient struct{ kubernetes.Interface }
 type offlineCore struct{ corev1client.CoreV1Interface }
-type offlineNamespaces struct{ corev1client.NamespaceInterface }
+type offlineNamespaces struct {
+	corev1client.NamespaceInterface
+}
 
-func (offlineClient) CoreV1() corev1client.CoreV1Interface         { return offlineCore{} }
-func (offlineCore) Namespaces() corev1client.NamespaceInterface    { return offlineNamespaces{} }
+func (offlineClient) CoreV1() corev1client.CoreV1Interface      { return offlineCore{} }
+func (offlineCore) Namespaces() corev1client.NamespaceInterface { return offlineNamespaces{} }
 func (offlineNamespaces) Get(_ context.Context, name string, _ metav1.GetOptions) (*corev1.Namespace, error) {
 	return nil, apierrors.NewNotFound(corev1.Resource("namespaces"), name)
 }
@@ -356,12 +358,12 @@ func decisions(h *hook, b *admissionv1.ValidatingAdmissionPolicyBinding, res val
 		if d.Action != validating.ActionDeny {
 			continue
 		}
-		field := ""
+		var fields []string
 		if len(res.Decisions) == len(h.fields) {
-			field = h.fields[i]
+			fields = h.fields[i]
 		}
 		for _, a := range b.Spec.ValidationActions {
-			dec := policysupport.Decision{Policy: p.Name, Binding: b.Name, Field: field}
+			dec := policysupport.Decision{Policy: p.Name, Binding: b.Name, Fields: fields}
 			switch a {
 			case admissionv1.Deny:
 				dec.Action = policysupport.Deny

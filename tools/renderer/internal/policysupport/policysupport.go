@@ -60,9 +60,10 @@ type Decision struct {
 	// Message is the server's: for Deny its message after "is forbidden: " (ValidatingAdmissionPolicy
 	// 'p' with binding 'b' denied request: ...), for Warn its warning, for NotEvaluated why.
 	Message string
-	// Field is the field of the object the failed validation's expression reads
-	// (spec.replicas; "": none known).
-	Field string
+	// Fields are the fields of the object the failed validation's expression reads, the most
+	// specific first (spec.template.spec.containers before kind); the caller names the first
+	// the object has.
+	Fields []string
 }
 
 // Set is a compiled set of policies.

@@ -284,9 +284,19 @@ func (v *Validator) evaluatePolicies(files []string, kept [][]byte, results []Re
 				notEvaluated[key].count++
 				continue
 			}
-			line, value, elems := resolve(o.Node, d.Field)
+			field := "" // the first the object has, else the most specific (its parent's line)
+			if len(d.Fields) > 0 {
+				field = d.Fields[0]
+			}
+			for _, f := range d.Fields {
+				if _, value, _ := resolve(o.Node, f); value != nil {
+					field = f
+					break
+				}
+			}
+			line, value, elems := resolve(o.Node, field)
 			w.at = elems
-			w.fail(line, value, d.Field, "%s", w.hideSecrets(oneLine(d.Message)))
+			w.fail(line, value, field, "%s", w.hideSecrets(oneLine(d.Message)))
 			switch d.Action {
 			case policysupport.Deny:
 				results[i].Errors = append(results[i].Errors, w.errs...)
