@@ -23,6 +23,10 @@ var baseEnv = sync.OnceValue(func() *environment.EnvSet {
 	return environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion())
 })
 
+// statelessCompiler is the server's compiler of expressions without variables (its
+// getStrictStatelessCELCompiler), made once: immutable.
+var statelessCompiler = sync.OnceValue(func() plugincel.Compiler { return plugincel.NewCompiler(baseEnv()) })
+
 // compilePolicy is the server's compilePolicy (policy/validating/plugin.go, unexported there),
 // with the same compilers, declarations and environment.
 func compilePolicy(policy *admissionv1.ValidatingAdmissionPolicy) validating.Validator {
@@ -75,9 +79,15 @@ func validatePolicy(p *admissionv1.ValidatingAdmissionPolicy) field.ErrorList {
 	var errs field.ErrorList
 	spec := field.NewPath("spec")
 	hasParams := p.Spec.ParamKind != nil
-	compiler, err := plugincel.NewCompositedCompiler(baseEnv())
-	if err != nil {
-		return field.ErrorList{field.InternalError(spec, err)}
+	// As the server's createCompiler: a composited one (stateful) only for variables.
+	compiler := statelessCompiler()
+	var composited *plugincel.CompositedCompiler
+	if len(p.Spec.Variables) > 0 {
+		var err error
+		if composited, err = plugincel.NewCompositedCompiler(baseEnv()); err != nil {
+			return field.ErrorList{field.InternalError(spec, err)}
+		}
+		compiler = composited
 	}
 	check := func(path *field.Path, acc plugincel.ExpressionAccessor, vars plugincel.OptionalVariableDeclarations) {
 		if r := compiler.CompileCELExpression(acc, vars, environment.NewExpressions); r.Error != nil {
@@ -93,13 +103,13 @@ func validatePolicy(p *admissionv1.ValidatingAdmissionPolicy) field.ErrorList {
 		path := spec.Child("matchConditions").Index(i).Child("expression")
 		acc := &matchconditions.MatchCondition{Expression: mc.Expression}
 		// The server checks match conditions with a compiler without variables.
-		if r := plugincel.NewCompiler(baseEnv()).CompileCELExpression(acc, plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.NewExpressions); r.Error != nil {
+		if r := statelessCompiler().CompileCELExpression(acc, plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.NewExpressions); r.Error != nil {
 			errs = append(errs, celError(path, acc, r.Error))
 		}
 	}
 	for i, v := range p.Spec.Variables {
 		acc := &validating.Variable{Name: v.Name, Expression: v.Expression}
-		if r := compiler.CompileAndStoreVariable(acc, plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.NewExpressions); r.Error != nil {
+		if r := composited.CompileAndStoreVariable(acc, plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.NewExpressions); r.Error != nil {
 			errs = append(errs, celError(spec.Child("variables").Index(i).Child("expression"), acc, r.Error))
 		}
 	}
