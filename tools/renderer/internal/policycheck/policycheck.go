@@ -416,7 +416,7 @@ func (s *set) Unmatched() []string {
 	for b, m := range s.matched {
 		switch {
 		case !s.policies[b.Spec.PolicyName]:
-			out = append(out, fmt.Sprintf("binding '%s' names the ValidatingAdmissionPolicy '%s', which is not among the inputs or --policy: not evaluated", b.Name, b.Spec.PolicyName))
+			out = append(out, fmt.Sprintf("binding '%s' names the ValidatingAdmissionPolicy '%s', which is neither among the inputs nor in --policy (or is refused): not evaluated", b.Name, b.Spec.PolicyName))
 		case !m:
 			out = append(out, fmt.Sprintf("binding '%s' of ValidatingAdmissionPolicy '%s' matched no object", b.Name, b.Spec.PolicyName))
 		}

@@ -46,7 +46,7 @@ func TestPolicies(t *testing.T) {
 	noLatest := "spec.template.spec.containers: %s no image may use the tag latest\n"
 	warn := "note: " + policyObjects + ":14: Deployment/prod/web: " + strings.Replace(noLatest, "%s", "warning: Validation failed for ValidatingAdmissionPolicy 'no-latest' with binding 'no-latest-warn':", 1)
 	audit := "note: " + policyObjects + ":14: Deployment/prod/web: " + strings.Replace(noLatest, "%s", "audit: ValidatingAdmissionPolicy 'no-latest' with binding 'no-latest-warn' failed (validationActions Audit: recorded in the audit log, admitted):", 1)
-	orphan := "note: ValidatingAdmissionPolicyBinding: binding 'orphan' names the ValidatingAdmissionPolicy 'not-there', which is not among the inputs or --policy: not evaluated\n"
+	orphan := "note: ValidatingAdmissionPolicyBinding: binding 'orphan' names the ValidatingAdmissionPolicy 'not-there', which is neither among the inputs nor in --policy (or is refused): not evaluated\n"
 	devUnknown := func(b string) string {
 		return "note: " + policyObjects + ":17: Deployment/dev/api: ValidatingAdmissionPolicy 'max-replicas' with binding '" + b +
 			"' not evaluated for 1 object(s) (this one the first): the binding's matchResources.namespaceSelector needs the labels of the Namespace dev, " +
