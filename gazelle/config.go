@@ -19,6 +19,9 @@ const (
 	goldenDirective = "krm_golden_tests"
 	// krm_validate on|off: a krm_validate_test beside every Kustomization.
 	validateDirective = "krm_validate"
+	// krm_validate_policies LABEL...: the policies (files or filegroups of
+	// ValidatingAdmissionPolicies) of the krm_validate_tests here and below; empty: none.
+	policiesDirective = "krm_validate_policies"
 	// krm_load_restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone.
 	loadRestrictorDirective = "krm_load_restrictor"
 	// krm_visibility LABEL...: visibility of new targets.
@@ -54,6 +57,7 @@ type krmConfig struct {
 	name               string
 	golden             bool
 	validate           bool
+	policies           []string
 	loadRestrictor     string
 	visibility         []string
 }
@@ -86,7 +90,7 @@ func (*krmLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error { return ni
 
 // KnownDirectives implements config.Configurer.
 func (*krmLang) KnownDirectives() []string {
-	return []string{enabledDirective, nameDirective, goldenDirective, validateDirective, loadRestrictorDirective, visibilityDirective, componentManifestsDirective}
+	return []string{enabledDirective, nameDirective, goldenDirective, validateDirective, policiesDirective, loadRestrictorDirective, visibilityDirective, componentManifestsDirective}
 }
 
 // Configure implements config.Configurer: copies the parent's configuration and applies the
@@ -94,6 +98,7 @@ func (*krmLang) KnownDirectives() []string {
 func (*krmLang) Configure(c *config.Config, rel string, f *rule.File) {
 	kc := *getKrmConfig(c)
 	kc.visibility = append([]string(nil), kc.visibility...)
+	kc.policies = append([]string(nil), kc.policies...)
 	if f != nil {
 		for _, d := range f.Directives {
 			applyDirective(&kc, f.Path, d)
@@ -116,6 +121,8 @@ func applyDirective(kc *krmConfig, file string, d rule.Directive) {
 		kc.golden = choice(file, d, kc.golden, "on", "off")
 	case validateDirective:
 		kc.validate = choice(file, d, kc.validate, "on", "off")
+	case policiesDirective:
+		kc.policies = strings.Fields(v)
 	case componentManifestsDirective:
 		kc.componentManifests = choice(file, d, kc.componentManifests, "on", "off")
 	case loadRestrictorDirective:

@@ -91,6 +91,9 @@ func (l *krmLang) GenerateRules(args language.GenerateArgs) language.GenerateRes
 		if kc.validate && rd.kind != componentKind {
 			v := rule.NewRule(validateTestKind, name+validateTestSuffix)
 			v.SetAttr("kustomization", ":"+name)
+			if len(kc.policies) > 0 {
+				v.SetAttr("policies", kc.policies)
+			}
 			res.Gen = append(res.Gen, v)
 			res.Imports = append(res.Imports, nil)
 		}

@@ -47,10 +47,11 @@ func (*krmLang) Kinds() map[string]rule.KindInfo {
 			NonEmptyAttrs:  map[string]bool{"golden": true, "kustomization": true},
 			MergeableAttrs: map[string]bool{"golden": true, "kustomization": true},
 		},
-		// crds, allow_kinds and kubernetes_version are the user's.
+		// crds, allow_kinds, namespace_labels and kubernetes_version are the user's; policies
+		// krm_validate_policies' (an entry marked # keep stays).
 		validateTestKind: {
 			NonEmptyAttrs:  map[string]bool{"kustomization": true},
-			MergeableAttrs: map[string]bool{"kustomization": true},
+			MergeableAttrs: map[string]bool{"kustomization": true, "policies": true},
 		},
 	}
 }

@@ -32,6 +32,8 @@ def _krm_validate_test_impl(ctx):
         lines.append(_arg_line(ctx, "kubernetes_version", "--kubernetes-version=" + ctx.attr.kubernetes_version))
     lines.extend([_arg_line(ctx, "allow_kinds", "--allow-kind=" + k) for k in ctx.attr.allow_kinds])
     lines.extend([_arg_line(ctx, "crds", "--crd=" + f.short_path) for f in ctx.files.crds])
+    lines.extend([_arg_line(ctx, "policies", "--policy=" + f.short_path) for f in ctx.files.policies])
+    lines.extend([_arg_line(ctx, "namespace_labels", "--namespace-labels=" + n) for n in ctx.attr.namespace_labels])
     lines.append("--junit=${XML_OUTPUT_FILE}\n")
 
     # With provenance, errors name the source line of each field: krm reads the manifest and
@@ -47,7 +49,7 @@ def _krm_validate_test_impl(ctx):
     return [DefaultInfo(
         executable = exe,
         files = depset([exe]),
-        runfiles = ctx.runfiles(files = [exe, args, info.manifests] + extra + ctx.files.crds, transitive_files = sources),
+        runfiles = ctx.runfiles(files = [exe, args, info.manifests] + extra + ctx.files.crds + ctx.files.policies, transitive_files = sources),
     )]
 
 _krm_validate_test = rule(
@@ -58,6 +60,13 @@ _krm_validate_test = rule(
         "crds": attr.label_list(
             doc = "Files (or targets, such as a `krm_kustomization` rendering CRDs) holding `CustomResourceDefinition`s whose schemas apply to the custom resources, besides the CRDs among the manifests (`krm validate --crd`).",
             allow_files = True,
+        ),
+        "policies": attr.label_list(
+            doc = "Files or filegroups holding `ValidatingAdmissionPolicy`s, their bindings, params and Namespaces (admissionregistration.k8s.io/v1), evaluated on every rendered object as the API server's create would (`krm validate --policy`); the policies among the manifests apply too.",
+            allow_files = [".yaml", ".yml", ".json"],
+        ),
+        "namespace_labels": attr.string_list(
+            doc = "`NS=KEY=VALUE,...`: the labels of a Namespace that is not among the manifests, for the policies' `namespaceSelector`s (`krm validate --namespace-labels`).",
         ),
         "allow_kinds": attr.string_list(
             doc = "Kinds that are valid without a schema: `GROUP/KIND`, `/KIND` for the core group, `GROUP/*` for a whole group (`krm validate --allow-kind`).",
@@ -70,7 +79,7 @@ _krm_validate_test = rule(
     toolchains = [KRM_TOOLCHAIN_TYPE],
 )
 
-def krm_validate_test(name, kustomization, crds = [], allow_kinds = [], kubernetes_version = "", **kwargs):
+def krm_validate_test(name, kustomization, crds = [], policies = [], namespace_labels = [], allow_kinds = [], kubernetes_version = "", **kwargs):
     """Validates the rendered manifests of a kustomization against their OpenAPI schemas.
 
     Declares the test `name`, which runs `krm validate` (the toolchain's renderer, strict:
@@ -91,6 +100,12 @@ def krm_validate_test(name, kustomization, crds = [], allow_kinds = [], kubernet
       crds: files or targets holding `CustomResourceDefinition`s for the custom resources
         (such as the `<name>_manifests` of a kustomization rendering CRDs; `--crd`); the
         CRDs among the manifests apply too, and win.
+      policies: files or filegroups holding `ValidatingAdmissionPolicy`s, their bindings,
+        params and Namespaces (`--policy`): a `Deny` is a test failure at the source line of
+        the field its rule reads; `Warn` and `Audit` are notes in the log. Only the tests
+        naming a policy file re-run when it changes.
+      namespace_labels: `NS=KEY=VALUE,...` labels of Namespaces not among the manifests, for
+        the policies' `namespaceSelector`s (`--namespace-labels`).
       allow_kinds: kinds valid without a schema: `GROUP/KIND`, `/KIND` (core group),
         `GROUP/*`.
       kubernetes_version: the Kubernetes minor version of the built-in schemas (`v1.37`);
@@ -103,6 +118,8 @@ def krm_validate_test(name, kustomization, crds = [], allow_kinds = [], kubernet
         name = name,
         kustomization = kustomization,
         crds = crds,
+        policies = policies,
+        namespace_labels = namespace_labels,
         allow_kinds = allow_kinds,
         kubernetes_version = kubernetes_version,
         **kwargs

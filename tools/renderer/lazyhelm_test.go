@@ -189,3 +189,33 @@ func TestDefaultValidatesCRDsInHelper(t *testing.T) {
 		t.Errorf("krm validate without %s: exit %d, stderr:\n%s", helperFile, code, stderr)
 	}
 }
+
+// Installed in one step, the default build evaluates ValidatingAdmissionPolicies in krm_helm,
+// given with --policy (handed over before anything is read) or among the objects; the lean
+// renderer refuses --policy and notes the others as not evaluated.
+func TestDefaultEvaluatesPoliciesInHelper(t *testing.T) {
+	dir := installed(t)
+	const (
+		policy  = "internal/validate/testdata/policy/replicas.yaml"
+		objects = "internal/validate/testdata/policy/objects.yaml"
+		denied  = "Deployment/prod/web: spec.replicas: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-prod' denied request: replicas must be at most 5, not 7"
+	)
+	for _, args := range [][]string{{"validate", "--policy", policy, objects}, {"validate", policy, objects}} {
+		wantOut, wantErr, wantCode := runKRM(t, nil, filepath.Join(dir, helperFile), args...)
+		if wantCode != 1 || !strings.Contains(wantOut, denied) {
+			t.Fatalf("krm_helm %s: exit %d\n%s%s", strings.Join(args, " "), wantCode, wantOut, wantErr)
+		}
+		stdout, stderr, code := runKRM(t, nil, filepath.Join(dir, defaultFile), args...)
+		if stdout != wantOut || stderr != wantErr || code != wantCode {
+			t.Errorf("krm %s: exit %d (krm_helm: %d)\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, wantCode, stdout, stderr)
+		}
+	}
+	_, stderr, code := runKRM(t, nil, filepath.Join(dir, leanFile), "validate", "--policy", policy, objects)
+	if code != 2 || !strings.Contains(stderr, "Error: --policy: ValidatingAdmissionPolicies are not evaluated: this krm links no API server code") {
+		t.Errorf("krm_nohelm validate --policy: exit %d\n%s", code, stderr)
+	}
+	stdout, _, code := runKRM(t, nil, filepath.Join(dir, leanFile), "validate", policy, objects)
+	if code != 0 || !strings.Contains(stdout, "note: ValidatingAdmissionPolicies: ValidatingAdmissionPolicies are not evaluated") {
+		t.Errorf("krm_nohelm validate: exit %d\n%s", code, stdout)
+	}
+}

@@ -37,7 +37,7 @@ var packages = map[string]string{
 
 // heavy are the module paths whose initialisation made krm start at twice kustomize's CPU,
 // and those of the API server's checks of custom resources (docs/architecture.md).
-var heavy = []string{"helm.sh/helm", "k8s.io/client-go", "k8s.io/apiextensions-apiserver", "github.com/google/cel-go"}
+var heavy = []string{"helm.sh/helm", "k8s.io/client-go", "k8s.io/apiextensions-apiserver", "k8s.io/apiserver", "github.com/google/cel-go"}
 
 // installDir is where install put the binaries, removed by TestMain.
 var installDir string

@@ -17,7 +17,8 @@ import (
 // execution log, on the package of testdata/incrementality.txtar (a target "renders" when
 // its snapshot action, KrmRender, or its manifests action, KrmManifests, runs): one edit
 // per step, and exactly the targets that must re-render do, none from a cache. Then
-// stamping, and krm_validate_tests re-running only when their manifests change.
+// stamping, and krm_validate_tests re-running only when their manifests or their policies
+// change.
 //
 // It runs in a copy of the repository (the source tree is never edited) with its own output
 // base, kept between runs; every run writes new values, so no cache can hold its actions.
@@ -168,6 +169,10 @@ func TestIncrementality(t *testing.T) {
 	testAndExpect("validate tests after an edit of a base file", "top_validate_test")
 	write("base/configmap.yaml", "# a comment-only edit "+nonce+"\n"+configMap("base-validated-"+nonce, "  "))
 	testAndExpect("validate tests after a comment-only edit of a base file (same manifests)")
+	// A policy is an input of the tests naming it (policies = [...]) only.
+	write("policies/prod.yaml", strings.Replace(readFile(t, filepath.Join(pkg, "policies/prod.yaml")), "("+nonce+")", "(edited "+nonce+")", 1))
+	testAndExpect("validate tests after an edit of a policy only top's names", "top_validate_test")
+	testAndExpect("validate tests again (nothing changed)")
 }
 
 // configMap is the ConfigMap settings whose data.value is value, indented by indent.

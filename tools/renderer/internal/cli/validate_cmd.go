@@ -31,7 +31,12 @@ the object's source document) and names the transformer that changed it when
 its source does not have it as rendered. CRDs and custom resources are also
 checked with the API server's own code (value validations, list types, CEL
 rules; in krm_helm, which the default build runs for them); transition rules
-are noted as not checked. Rules the API server writes in code for built-in
+are noted as not checked. ValidatingAdmissionPolicies and their bindings
+(--policy, and those among the objects) are evaluated on every object with
+the API server's admission code (krm_helm): a Deny is an error, a Warn a
+warning, an Audit a note; a binding whose namespaceSelector needs a Namespace
+that is not among the objects (nor --namespace-labels), or whose params are
+not among them, is noted as not evaluated. Rules the API server writes in code for built-in
 kinds (name formats, a Service's ports, immutable fields) are not checked
 (docs/cli.md). No error prints a Secret value: "(Secret value hidden)"
 stands for it.
@@ -52,6 +57,7 @@ type validateOptions struct {
 	version, output, junit  string
 	manifest, workspaceRoot string
 	crds, allow             []string
+	policies, nsLabels      []string
 	fs                      *pflag.FlagSet
 }
 
@@ -59,6 +65,8 @@ func validateFlags(stderr io.Writer) *validateOptions {
 	o := &validateOptions{fs: commandFlags("validate", validateUsage, stderr)} // diff_cmd.go
 	o.fs.StringVar(&o.version, "kubernetes-version", schemas.Default, "the Kubernetes minor version whose built-in schemas apply (pinned: "+fmt.Sprint(schemas.Versions())+")")
 	o.fs.StringArrayVar(&o.crds, "crd", nil, "a file or directory of CustomResourceDefinitions whose schemas apply to custom resources (repeatable)")
+	o.fs.StringArrayVar(&o.policies, "policy", nil, "a file or directory of ValidatingAdmissionPolicies, their bindings and params, evaluated on every object as the API server's create would (repeatable; in krm_helm)")
+	o.fs.StringArrayVar(&o.nsLabels, "namespace-labels", nil, "NS=KEY=VALUE,...: the labels of the namespace NS, not among the objects, for the policies' namespaceSelectors (NS= for none; repeatable)")
 	o.fs.StringArrayVar(&o.allow, "allow-kind", nil, "GROUP/KIND: a kind that is valid without a schema (/KIND for the core group, GROUP/* for a whole group; repeatable)")
 	o.fs.StringVarP(&o.output, "output", "o", "text", "text (a line per error, then a summary) or junit (JUnit XML, a test case per object)")
 	o.fs.StringVarP(&o.manifest, "provenance-manifest", "m", "", "the provenance manifest of the render (krm build --provenance-manifest): errors name the source line of each field")
@@ -90,6 +98,18 @@ func runValidate(args []string, s streams) int {
 		}
 		opts.AllowKinds = append(opts.AllowKinds, gk)
 	}
+	opts.PolicyFiles = o.policies
+	for _, a := range o.nsLabels {
+		ns, labels, err := validate.ParseNamespaceLabels(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: --namespace-labels %v\n", err)
+			return 2
+		}
+		if opts.NamespaceLabels == nil {
+			opts.NamespaceLabels = map[string]map[string]string{}
+		}
+		opts.NamespaceLabels[ns] = labels
+	}
 	if o.manifest != "" {
 		m, err := trace.LoadManifest(o.manifest)
 		if err != nil {
@@ -109,6 +129,11 @@ func runValidate(args []string, s streams) int {
 	var crdErr *validate.CRDFileError
 	if errors.As(err, &crdErr) {
 		fmt.Fprintf(stderr, "Error: --crd: %v\n", err)
+		return 2
+	}
+	var policyErr *validate.PolicyFileError
+	if errors.As(err, &policyErr) {
+		fmt.Fprintf(stderr, "Error: --policy: %v\n", err)
 		return 2
 	}
 	if err != nil {

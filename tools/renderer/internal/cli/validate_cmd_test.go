@@ -53,6 +53,11 @@ spec:
 		{[]string{"--kubernetes-version", "v1.2", good}, 2, "", "no schemas for this Kubernetes version: v1.2 (pinned: v1.37)"},
 		{[]string{"-o", "xml", good}, 2, "", `--output "xml": want text or junit`},
 		{nil, 2, "", "krm validate needs files or directories"},
+		{[]string{"--namespace-labels", "prod", good}, 2, "", `Error: --namespace-labels "prod": want NAMESPACE=KEY=VALUE`},
+		{[]string{"--policy", alias, good}, 2, "", "Error: --policy: " + alias + ": document 1: invalid input"},
+		{[]string{"--policy", "../validate/testdata/policy/replicas.yaml", "--namespace-labels", "dev=env=prod", "../validate/testdata/policy/objects.yaml"}, 1,
+			"../validate/testdata/policy/objects.yaml:9: Deployment/prod/web: spec.replicas: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-prod' denied request: replicas must be at most 5, not 7\n8 objects, 1 invalid", ""},
+		{[]string{"--policy", "../validate/testdata/policy/broken.yaml", good}, 2, "", "Error: --policy: ../validate/testdata/policy/broken.yaml: the API server refuses the ValidatingAdmissionPolicy broken:\n../validate/testdata/policy/broken.yaml:9: "},
 	} {
 		var stdout, stderr strings.Builder
 		code := run(append([]string{"validate"}, c.args...), streams{stdout: &stdout, stderr: &stderr})
@@ -219,21 +224,13 @@ func TestValidateCRDRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{
+	renderWithManifest(t, ws, map[string]string{
 		"base/kustomization.yaml":    "resources: [crd.yaml, gizmo.yaml]\n",
 		"base/crd.yaml":              string(crd),
 		"base/gizmo.yaml":            "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\nspec:\n  size: 3\n",
 		"overlay/kustomization.yaml": "resources: [../base]\npatches: [{path: patch.yaml}]\n",
 		"overlay/patch.yaml":         "apiVersion: example.com/v1\nkind: Gizmo\nmetadata: {name: g}\nspec:\n  owner: bob\n  minReplicas: 5\n",
-	} {
-		bazeltest.WriteFile(t, filepath.Join(ws, name), data)
-	}
-	code, out, errOut := runCLI("build", filepath.Join(ws, "overlay"), "--provenance", "--provenance-manifest", filepath.Join(ws, "p.json"), "--workspace-root", ws)
-	if code != 0 {
-		t.Fatalf("krm build: exit %d: %s", code, errOut)
-	}
-	bazeltest.WriteFile(t, filepath.Join(ws, "manifests.yaml"), out)
-	t.Chdir(ws)
+	}, "overlay")
 	code, report, errOut := runCLI("validate", "manifests.yaml", "-m", "p.json")
 	if code != 1 {
 		t.Fatalf("krm validate: exit %d, want 1: %s%s", code, report, errOut)
@@ -255,4 +252,43 @@ func TestValidateCRDRules(t *testing.T) {
 			t.Errorf("line %d:\n%s\nwant it to start:\n%s", i+1, lines[i], w)
 		}
 	}
+}
+
+// TestValidatePolicySourceLine renders a Deployment an overlay patches to 7 replicas, with
+// provenance: krm validate -m --policy names the patch's line of the field the policy's
+// failed rule reads, then the object, the policy and binding and the server's message.
+func TestValidatePolicySourceLine(t *testing.T) {
+	ws := t.TempDir()
+	policy, err := os.ReadFile("../validate/testdata/policy/replicas.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderWithManifest(t, ws, map[string]string{
+		"policies/replicas.yaml":  string(policy),
+		"base/kustomization.yaml": "resources: [deployment.yaml]\n",
+		"base/deployment.yaml":    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: registry.example.com/web:1}]\n",
+		"prod/kustomization.yaml": "namespace: prod\nresources: [../base, namespace.yaml]\npatches: [{path: replicas.yaml}]\n",
+		"prod/namespace.yaml":     "apiVersion: v1\nkind: Namespace\nmetadata: {name: prod, labels: {env: prod}}\n",
+		"prod/replicas.yaml":      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 7\n",
+	}, "prod")
+	code, report, errOut := runCLI("validate", "manifests.yaml", "-m", "p.json", "--policy", "policies")
+	want := "prod/replicas.yaml:5: Deployment/prod/web: spec.replicas: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-prod' denied request: replicas must be at most 5, not 7 (rendered at manifests.yaml:"
+	if code != 1 || !strings.HasPrefix(report, want) || !strings.HasSuffix(report, "\n2 objects, 1 invalid\n") {
+		t.Errorf("krm validate: exit %d, want 1:\n%s%s\nwant it to start:\n%s", code, report, errOut, want)
+	}
+}
+
+// renderWithManifest writes files into the workspace ws, renders its kustomization dir with
+// provenance into ws/manifests.yaml and ws/p.json, and makes ws the working directory.
+func renderWithManifest(t *testing.T, ws string, files map[string]string, dir string) {
+	t.Helper()
+	for name, data := range files {
+		bazeltest.WriteFile(t, filepath.Join(ws, name), data)
+	}
+	code, out, errOut := runCLI("build", filepath.Join(ws, dir), "--provenance", "--provenance-manifest", filepath.Join(ws, "p.json"), "--workspace-root", ws)
+	if code != 0 {
+		t.Fatalf("krm build: exit %d: %s", code, errOut)
+	}
+	bazeltest.WriteFile(t, filepath.Join(ws, "manifests.yaml"), out)
+	t.Chdir(ws)
 }

@@ -1,7 +1,8 @@
 // Package handoff makes a krm that links neither Helm nor client-go (the default build,
 // tools/renderer) do everything the full renderer does: a build that meets a chart, a command
 // talking to a cluster, a persistent worker (which may meet charts) and a krm validate that
-// meets a CustomResourceDefinition (checked with the API server's code, package crdcheck)
+// meets a CustomResourceDefinition (checked with the API server's code, package crdcheck) or
+// a ValidatingAdmissionPolicy (evaluated with it, package policycheck)
 // become krm_helm, the full renderer (tools/renderer/krm_helm), by exec with the same command
 // line, environment and streams, before anything is read from stdin or written. The full
 // renderer's code then does the work, byte for byte as when it runs alone.
@@ -10,8 +11,8 @@
 // meta-schemas, client-go's scheme of every built-in kind) doubled the start-up of every
 // process, charts or not (docs/performance.md, "Start-up").
 //
-// Import it for its init, which registers the chart inflator, the cluster opener and the CRD
-// checker in helmsupport, clustersupport and crdsupport, and pass Worker to cli.Main.
+// Import it for its init, which registers the chart inflator, the cluster opener, the CRD
+// checker and the policy checker in helmsupport, clustersupport, crdsupport and policysupport, and pass Worker to cli.Main.
 package handoff
 
 import (
@@ -30,6 +31,7 @@ import (
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/helmsupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/policysupport"
 )
 
 // HelperName is the full renderer's file name, beside this executable or on PATH; HelperEnv
@@ -59,6 +61,9 @@ func init() {
 			return nil, execHelperFor("krm validate of a pipe (it may hold CustomResourceDefinitions)", crdsNeed)
 		}
 		return crdsInHelper{}, nil
+	}
+	policysupport.Register = func() (policysupport.Checker, error) {
+		return nil, execHelperFor("evaluating ValidatingAdmissionPolicies", "the API server's admission code")
 	}
 }
 

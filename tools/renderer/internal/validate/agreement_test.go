@@ -704,17 +704,10 @@ func (c *client) dryRun(t *testing.T, kinds map[string]resource, n *yaml.Node) v
 		return verdict{code: http.StatusNotFound, message: "the server serves no such kind"}
 	}
 	n = deepCopy(n)
-	path := "/apis/" + str(n, "apiVersion")
-	if !strings.Contains(str(n, "apiVersion"), "/") {
-		path = "/api/" + str(n, "apiVersion")
+	if m := field(n, "metadata"); r.namespaced && m != nil && m.Kind == yaml.MappingNode {
+		setField(m, "namespace", corpusNamespace)
 	}
-	if r.namespaced {
-		path += "/namespaces/" + corpusNamespace
-		if m := field(n, "metadata"); m != nil && m.Kind == yaml.MappingNode {
-			setField(m, "namespace", corpusNamespace)
-		}
-	}
-	path += "/" + r.name + "?dryRun=All&fieldValidation=Strict"
+	path := objectPath(n, r, corpusNamespace) + "?dryRun=All&fieldValidation=Strict"
 	code, body := c.do(t, http.MethodPost, path, jsonOf(n))
 	v := verdict{code: code, message: string(body)}
 	switch {
@@ -737,6 +730,18 @@ func (c *client) dryRun(t *testing.T, kinds map[string]resource, n *yaml.Node) v
 		t.Fatalf("POST %s: unexpected answer %d: %s", path, code, body)
 	}
 	return v
+}
+
+// objectPath is the collection path of the resource r of n, in namespace ns if namespaced.
+func objectPath(n *yaml.Node, r resource, ns string) string {
+	path := "/apis/" + str(n, "apiVersion")
+	if !strings.Contains(str(n, "apiVersion"), "/") {
+		path = "/api/" + str(n, "apiVersion")
+	}
+	if r.namespaced {
+		path += "/namespaces/" + ns
+	}
+	return path + "/" + r.name
 }
 
 func setField(m *yaml.Node, key, value string) {

@@ -237,6 +237,7 @@ func (v *Validator) Notes() []Error {
 	if unchecked && v.checkerMade && v.checker == nil {
 		notes = append(notes, Error{Object: "CustomResourceDefinitions", Msg: uncheckedNote})
 	}
+	notes = append(notes, v.policies.notes...)
 	sort.Slice(notes, func(i, j int) bool { return notes[i].Error() < notes[j].Error() })
 	return notes
 }

@@ -43,6 +43,9 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 			return nil, err
 		}
 	}
+	if err := v.startPolicies(v.opts); err != nil {
+		return nil, err
+	}
 	// As before streaming, an unreadable file among paths wins over one among crdPaths, and
 	// both over a CRD that has no schemas.
 	var crdFileErr error
@@ -64,6 +67,7 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 				v.trace(o, len(results))
 			}
 			add(o, false)
+			v.gatherPolicy(o, len(results))
 			r, u := v.check(o)
 			results = append(results, r)
 			used = append(used, u)
@@ -87,6 +91,9 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 		if err := v.recheck(f, kept[i], results[starts[i]:end], used[starts[i]:end]); err != nil {
 			return nil, err
 		}
+	}
+	if err := v.evaluatePolicies(files, kept, results); err != nil {
+		return nil, err
 	}
 	return results, nil
 }

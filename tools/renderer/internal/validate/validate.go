@@ -27,6 +27,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/policysupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
@@ -63,6 +64,11 @@ type Options struct {
 	// Sources, when set, finds the source line of each invalid field from the objects'
 	// provenance manifest (krm build --provenance-manifest).
 	Sources *fieldsource.Finder
+	// PolicyFiles are files or directories of ValidatingAdmissionPolicies, their bindings and
+	// params (krm validate --policy); NamespaceLabels the labels of namespaces that are not
+	// among the objects (--namespace-labels). ValidateFiles evaluates the policies (policy.go).
+	PolicyFiles     []string
+	NamespaceLabels map[string]map[string]string
 }
 
 // Validator checks objects. Make one with New, then call ValidateFiles, or add CRDs with
@@ -93,6 +99,16 @@ type Validator struct {
 	// objects were validated against (for Notes).
 	crdErrs map[*yaml.Node][]crdsupport.Error
 	checked map[*crd]map[string]bool
+
+	// opts are the options New was given; policies what ValidateFiles gathers for the
+	// policy checks, with the checker made at the first policy (newPolicyChecker:
+	// policysupport.New; tests replace it).
+	opts              Options
+	policies          policies
+	newPolicyChecker  func() (policysupport.Checker, error)
+	policyCheckerMade bool
+	policyCheck       policysupport.Checker
+	policyCheckErr    error
 }
 
 // crd is the schemas of one CRD's versions.
@@ -110,7 +126,7 @@ type crd struct {
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
 		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
-		sources: opts.Sources, newChecker: crdsupport.New, replayable: true,
+		sources: opts.Sources, newChecker: crdsupport.New, replayable: true, opts: opts, newPolicyChecker: policysupport.New,
 		crdErrs: map[*yaml.Node][]crdsupport.Error{}, checked: map[*crd]map[string]bool{}}
 	if v.version == "" {
 		v.version = schemas.Default
