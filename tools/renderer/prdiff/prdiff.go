@@ -27,6 +27,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
@@ -532,7 +533,7 @@ func (r *Result) WriteMarkdown(w io.Writer, maxBytes int) error {
 			fmt.Fprintf(&b, "- ... and %d more\n", len(r.Affected)-maxListed)
 			break
 		}
-		fmt.Fprintf(&b, "- `%s`%s\n", l, r.side(l))
+		fmt.Fprintf(&b, "- %s%s\n", escape.Code(l), r.side(l))
 	}
 	b.WriteString("\n</details>\n")
 	if err := r.Diff.WriteMarkdown(w, maxBytes-b.Len()); err != nil {

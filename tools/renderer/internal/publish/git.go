@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
@@ -72,16 +73,19 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 }
 
 // clean is git's message without the temporary repository's path,
-// credentials, its hints and all but its last lines.
+// credentials, its hints and all but its last lines, with the terminal
+// controls a remote's hook may print shown as escapes (a carriage return,
+// which git's progress uses to overwrite a line, ends one).
 func (g *git) clean(msg string) string {
 	if g.hide != "" {
 		msg = strings.ReplaceAll(msg, g.hide, "<temporary repository>")
 	}
 	msg = scrub.URLs(scrub.Mask(msg, g.secrets...))
 	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(msg), "\n") {
-		if !strings.HasPrefix(l, "hint:") {
-			lines = append(lines, strings.TrimRight(l, " \t\r"))
+	for _, l := range strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		l = strings.TrimRight(l, " \t")
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "hint:") {
+			lines = append(lines, escape.Line(l))
 		}
 	}
 	if len(lines) > 6 {

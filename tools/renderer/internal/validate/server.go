@@ -134,8 +134,11 @@ func (w *walker) server(errs []crdsupport.Error) {
 	w.at = nil
 }
 
-// covered reports whether one of the first n errors is at path or above it.
+// covered reports whether one of the first n errors, or one left out, is at path or above it.
 func (w *walker) covered(path string, n int) bool {
+	if w.overAt(path) {
+		return true
+	}
 	for _, e := range w.errs[:n] {
 		if e.Field == path || e.Field != "" && (strings.HasPrefix(path, e.Field+".") || strings.HasPrefix(path, e.Field+"[")) {
 			return true

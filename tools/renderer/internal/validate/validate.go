@@ -388,6 +388,7 @@ func (v *Validator) check(o Object) (Result, schemaOf) {
 	if o.Node.Kind == yaml.MappingNode {
 		w.serverChecks(o)
 	}
+	w.leftOut()
 	res.Errors = w.errs
 	return res, w.used
 }
@@ -414,17 +415,24 @@ type walker struct {
 	// root is the object; secrets its Secret values, found when an error first needs them.
 	root    *yaml.Node
 	secrets *secretdata.Set
+	// dropped counts the errors past MaxErrors, over holds their fields (for covered).
+	dropped int
+	over    map[string]bool
 }
 
 // fail reports an error at the field w.at, whose rendered value is value (nil: missing); n
 // gives the rendered line.
 func (w *walker) fail(n, value *yaml.Node, path, format string, args ...any) {
+	if len(w.errs) >= MaxErrors {
+		w.drop(path)
+		return
+	}
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
 	e := Error{File: w.file, Line: line, Object: w.id, Field: path,
-		Msg: fmt.Sprintf(format, args...), Origin: w.origin, Changed: w.changed}
+		Msg: cut(fmt.Sprintf(format, args...)), Origin: w.origin, Changed: w.changed}
 	if w.v.sources != nil {
 		e.Source, _ = w.v.sources.Find(w.pid, w.at, value)
 	}
