@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // Bounds of what Read accepts.
@@ -182,12 +184,17 @@ func Parse(file string, data []byte) ([]Object, error) {
 // parse calls fn with each object of the YAML stream r, read from file, one document at a
 // time; an error of fn ends it.
 func parse(file string, r io.Reader, fn func(Object) error) error {
-	d := yaml.NewDecoder(r)
+	// The nodes are bounded as the file is read, before go-yaml makes them.
+	lim := yamlread.Limit(r)
+	d := yaml.NewDecoder(lim)
 	for doc := 1; ; doc++ {
 		var n yaml.Node
 		err := d.Decode(&n)
 		if err == io.EOF {
 			return nil
+		}
+		if lim.Err() != nil {
+			return fmt.Errorf("%s: %w: %v", file, ErrInput, lim.Err())
 		}
 		if err != nil {
 			return fmt.Errorf("%s: document %d: %w: %v", file, doc, ErrInput, err)

@@ -324,8 +324,13 @@ type CRDVersion struct {
 // CRDVersions returns the group, kind and served versions of a CustomResourceDefinition
 // (kind "" when it names none).
 func CRDVersions(o Object) (group, kind string, versions []CRDVersion, err error) {
+	// Decoded from JSON, in linear time (go-yaml's Decode compares a mapping's keys
+	// pairwise), a key written twice refused as Decode did.
+	if k := yamlnode.DuplicateKey(o.Node); k != nil {
+		return "", "", nil, fmt.Errorf("%s: CustomResourceDefinition %s: line %d: %w: key %q appears twice in one mapping", o.File, objectName(o.Node), k.Line, ErrInput, k.Value)
+	}
 	var m map[string]any
-	if err := o.Node.Decode(&m); err != nil {
+	if err := json.Unmarshal(yamlnode.JSON(o.Node), &m); err != nil {
 		return "", "", nil, fmt.Errorf("%s: CustomResourceDefinition %s: %w", o.File, objectName(o.Node), err)
 	}
 	spec, _ := m["spec"].(map[string]any)
@@ -535,7 +540,7 @@ func (w *walker) value(n *yaml.Node, s *Schema, path string) {
 	if isNull(n) {
 		return // null where not nullable: dropped before validation, as absent
 	}
-	got := jsonType(n)
+	got := yamlnode.JSONType(n)
 	if !typeAllowed(s.Types, got, n) {
 		w.fail(n, n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, w.shown(n))
 		return
@@ -696,27 +701,6 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 	}
 }
 
-// jsonType is the JSON type of a node as kyaml reads it.
-func jsonType(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "object"
-	case yaml.SequenceNode:
-		return "array"
-	}
-	switch n.ShortTag() {
-	case "!!int":
-		return "integer"
-	case "!!float":
-		return "number"
-	case "!!bool":
-		return "boolean"
-	case "!!null":
-		return "null"
-	}
-	return "string"
-}
-
 func typeAllowed(types []string, got string, n *yaml.Node) bool {
 	if len(types) == 0 {
 		return true
@@ -769,7 +753,7 @@ func (w *walker) reveal(n *yaml.Node, text string) string {
 
 func scalarKey(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode {
-		return jsonType(n) + ":" + n.Value
+		return yamlnode.JSONType(n) + ":" + n.Value
 	}
 	b, _ := yaml.Marshal(n)
 	return string(b)
