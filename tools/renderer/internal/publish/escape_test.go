@@ -2,6 +2,7 @@ package publish
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,5 +26,17 @@ func TestHookOutputEscaped(t *testing.T) {
 	}
 	if strings.ContainsAny(err.Error(), "\x1b\x07\r") {
 		t.Errorf("the hook's controls reach the error raw: %q", err)
+	}
+}
+
+// TestLimitedBufferHoldsUnderCopy: io.Copy, as os/exec copies a command's output, cannot
+// fill the buffer past its bound.
+func TestLimitedBufferHoldsUnderCopy(t *testing.T) {
+	b := &limitedBuffer{max: 1 << 10}
+	if _, err := io.Copy(b, strings.NewReader(strings.Repeat("x", 1<<20))); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.String()); n != 1<<10 || !b.over {
+		t.Errorf("%d bytes kept (over %v), want 1024 and the overflow noted", n, b.over)
 	}
 }

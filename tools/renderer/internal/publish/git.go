@@ -109,19 +109,23 @@ func (e *gitError) Error() string {
 
 // limitedBuffer keeps the first max bytes written and notes an overflow
 // instead of growing without bound.
+// The buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom would let
+// io.Copy, as os/exec uses it, fill it past max.
 type limitedBuffer struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int
 	over bool
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); len(p) > room {
+	if room := b.max - b.buf.Len(); len(p) > room {
 		b.over = true
 		if room > 0 {
-			b.Buffer.Write(p[:room])
+			b.buf.Write(p[:room])
 		}
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+func (b *limitedBuffer) String() string { return b.buf.String() }
