@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +51,7 @@ type traceOptions struct {
 	manifest, workspaceRoot, manifests string
 	cluster                            bool
 	kubeconfig, context                string
+	deadline                           deadline
 	fs                                 *pflag.FlagSet
 }
 
@@ -63,6 +63,7 @@ func traceFlags(stderr io.Writer) *traceOptions {
 	o.fs.BoolVar(&o.cluster, "cluster", false, "read OBJECT (KIND/NAMESPACE/NAME) from the API server of the kubeconfig's context")
 	o.fs.StringVar(&o.kubeconfig, "kubeconfig", "", "with --cluster: the kubeconfig file (default: $KUBECONFIG, a list of files, else ~/.kube/config); implies --cluster")
 	o.fs.StringVar(&o.context, "context", "", "with --cluster: the kubeconfig context (default: its current context); implies --cluster")
+	o.deadline.register(o.fs)
 	return o
 }
 
@@ -93,11 +94,13 @@ func runTrace(args []string, s streams) int {
 	}
 	var get clustersupport.Getter
 	var sess clustersupport.Session
+	ctx := o.deadline.start()
+	defer o.deadline.stop()
 	if live {
-		if get, sess, err = clustersupport.OpenGetter(context.Background(), clustersupport.Request{
+		if get, sess, err = clustersupport.OpenGetter(ctx, clustersupport.Request{
 			Kubeconfig: o.kubeconfig, Context: o.context, Warnings: stderr,
 		}); err != nil {
-			return fail(clusterExit(err), err)
+			return fail(clusterExit(err), o.deadline.explain(err))
 		}
 	}
 	man, err := trace.LoadManifest(o.manifest)
@@ -107,9 +110,9 @@ func runTrace(args []string, s streams) int {
 	if live {
 		for i, q := range queries {
 			if queries[i], err = trace.LiveQuery(man, q, func(r clustersupport.Ref) ([]byte, error) {
-				return get.Get(context.Background(), r)
+				return get.Get(ctx, r)
 			}); err != nil {
-				return fail(1, fmt.Errorf("%s: %w", sess.Where(), err))
+				return fail(1, fmt.Errorf("%s: %w", sess.Where(), o.deadline.explain(err)))
 			}
 		}
 	}

@@ -1,6 +1,11 @@
 package cluster
 
 import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -8,6 +13,10 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/rules-krm/rules_krm/dev/testing/hostile"
+	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 )
 
 // TestManyKeysLinear: a ConfigMap of 80,000 keys is read in linear time, before any request
@@ -39,4 +48,87 @@ func cpuTime(t *testing.T) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// hang answers nothing until the client goes.
+func hang() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+}
+
+// endless answers 200 with a JSON body that never ends.
+func endless() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"kind":"APIResourceList","groupVersion":"v1","resources":[`))
+		chunk := []byte(strings.Repeat(`{"name":"x","kind":"X"},`, 4096))
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+}
+
+// TestHostileServerBounded: a hostile server or credential source costs at most the
+// command's deadline (here 3 s), and the error says which bound was hit and names the server
+// or the credential, never "cannot reach" a server that answered.
+func TestHostileServerBounded(t *testing.T) {
+	t.Setenv(AllowedContextsEnv, "")
+	const path = "/api/v1/namespaces/default/secrets/s"
+	retryAfter := hostile.WithHeader("Retry-After", "999999", echoStatus(http.StatusTooManyRequests, "TooManyRequests", 0))
+	big := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("t"), MaxTokenBytes+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, method, path string
+		h                  http.Handler
+		user               kubeconfig.User
+		want               []string
+	}{
+		{"silent server", "GET", "/version", hang(), kubeconfig.User{Token: staticToken}, []string{"the command's deadline passed", "did not answer in time", "/version"}},
+		{"silent on apply", "PATCH", path, hang(), kubeconfig.User{Token: staticToken}, []string{"the command's deadline passed", "did not answer in time", "Secret default/s"}},
+		{"Retry-After 999999", "PATCH", path, retryAfter, kubeconfig.User{Token: staticToken}, []string{"429", "Retry-After: 999999 s", "past the deadline", "Secret default/s"}},
+		{"endless body", "GET", "/api/v1", endless(), kubeconfig.User{Token: staticToken}, []string{"larger than", "/api/v1"}},
+		{"HTML", "GET", "/api/v1", hostile.Respond(200, "text/html", "<html><body>Sign in</body></html>"), kubeconfig.User{Token: staticToken}, []string{"text/html", "not JSON", "/api/v1", "Sign in"}},
+		{"invalid JSON", "GET", "/api/v1", hostile.Respond(200, "application/json", "{not json"), kubeconfig.User{Token: staticToken}, []string{"/api/v1", "not valid JSON"}},
+		{"token file /dev/zero", "", "", nil, kubeconfig.User{TokenFile: "/dev/zero"}, []string{"/dev/zero", "not a regular file"}},
+		{"token file too large", "", "", nil, kubeconfig.User{TokenFile: big}, []string{big, "larger than"}},
+		{"exec plugin floods", "", "", nil, kubeconfig.User{Exec: kubeconfig.ExecCommand("/bin/sh", "-c", "exec cat /dev/zero")}, []string{"exec credential plugin /bin/sh", "more than"}},
+		{"exec plugin hangs", "", "", nil, kubeconfig.User{Exec: kubeconfig.ExecCommand("/bin/sh", "-c", "exec sleep 1000")}, []string{"exec credential plugin /bin/sh", "the command's deadline passed", "did not finish"}},
+		{"exec plugin prints nonsense", "", "", nil, kubeconfig.User{Exec: kubeconfig.ExecCommand("/bin/sh", "-c", "echo '\x1b[2J nope'; echo oops >&2; exit 3")}, []string{"exec credential plugin /bin/sh", "oops", "exit status 3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			api := hostile.NewTLS(t)
+			if c.h != nil {
+				api.Handle(c.method, c.path, c.h)
+			}
+			fakeAPI(api)
+			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+			defer cancel()
+			start := time.Now()
+			s, err := Open(ctx, request(writeKubeconfig(t, api.URL, api.CAPEM, c.user), nil))
+			if err == nil {
+				err = s.Apply(ctx, clustersupport.ApplyOptions{})
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("took %.1f s, want the deadline's 3 s and little more", d.Seconds())
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			t.Log(err)
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error does not say %q: %v", w, err)
+				}
+			}
+			if strings.Contains(err.Error(), ErrUnreachable.Error()) {
+				t.Errorf("a server that answered is said unreachable: %v", err)
+			}
+			if len(err.Error()) > 2<<10 {
+				t.Errorf("an error of %d bytes", len(err.Error()))
+			}
+		})
+	}
 }
