@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,5 +29,15 @@ func TestMessagesEscaped(t *testing.T) {
 		if !strings.Contains(stderr, `m\x1b]0;owned\x07\x1b[2J.yaml`) {
 			t.Errorf("%s: the name is not shown escaped:\n%s", args[0], stderr)
 		}
+	}
+}
+
+// TestValidateStdin: krm validate - reads stdin, as apply and trace do, and names it stdin.
+func TestValidateStdin(t *testing.T) {
+	var out, errs bytes.Buffer
+	in := strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: [1]}\n")
+	code := run([]string{"validate", "-"}, streams{stdin: in, stdout: &out, stderr: &errs})
+	if code != 1 || !strings.Contains(out.String(), "stdin:4: ConfigMap/c: data[k]: Invalid value") {
+		t.Errorf("exit %d, want 1 and the error at stdin:4:\n%s%s", code, out.String(), errs.String())
 	}
 }

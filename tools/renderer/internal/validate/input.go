@@ -59,10 +59,14 @@ func eachObject(paths []string, fn func(Object) error) error {
 }
 
 // Files returns the files that paths name, as Read reads them: a directory's .yaml, .yml and
-// .json files, recursively, in lexical order.
+// .json files, recursively, in lexical order; "-" (standard input) as it is.
 func Files(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
+		if p == "-" { // standard input, which ValidateFiles reads (Options.Stdin)
+			files = append(files, p)
+			continue
+		}
 		fi, err := os.Stat(p)
 		if err != nil {
 			return nil, err

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"sort"
@@ -63,6 +64,9 @@ type Options struct {
 	// Sources, when set, finds the source line of each invalid field from the objects'
 	// provenance manifest (krm build --provenance-manifest).
 	Sources *fieldsource.Finder
+	// Stdin is what the path "-" of ValidateFiles reads (named StdinName in errors); nil:
+	// "-" is an error.
+	Stdin io.Reader
 }
 
 // Validator checks objects. Make one with New, then call ValidateFiles, or add CRDs with
@@ -76,6 +80,7 @@ type Validator struct {
 	// interned holds one Schema of each content among the CRDs' (converter.interned).
 	interned map[string]*Schema
 	sources  *fieldsource.Finder
+	stdin    io.Reader
 	// trace, when set (by tests), sees each object ValidateFiles reads, with the number of
 	// objects validated before it.
 	trace func(o Object, validated int)
@@ -110,7 +115,7 @@ type crd struct {
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
 		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
-		sources: opts.Sources, newChecker: crdsupport.New, replayable: true,
+		sources: opts.Sources, stdin: opts.Stdin, newChecker: crdsupport.New, replayable: true,
 		crdErrs: map[*yaml.Node][]crdsupport.Error{}, checked: map[*crd]map[string]bool{}}
 	if v.version == "" {
 		v.version = schemas.Default
