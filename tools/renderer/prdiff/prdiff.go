@@ -335,8 +335,12 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	// same Bazel and flags, are those of an earlier run: from its cache.
 	var cache *RenderCache
 	if !o.NoCache {
-		cache = &RenderCache{Dir: filepath.Join(filepath.Dir(WorktreePath(ws)), "renders"),
-			Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
+		dir := filepath.Join(filepath.Dir(WorktreePath(ws)), "renders")
+		if err := private(dir); err != nil {
+			fmt.Fprintf(log, "prdiff: no render cache: %v\n", err)
+		} else {
+			cache = &RenderCache{Dir: dir, Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
+		}
 	}
 	// The base's manifests come from the first that has them: the given
 	// renders (then only the head's Bazel server runs, unless a query
