@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
@@ -48,8 +49,13 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 	cmd := exec.CommandContext(ctx, g.exe, full...)
 	cmd.Env = g.env
 	cmd.Stdin = stdin
-	// On a timeout git is killed; its helpers (ssh, git-remote-https) may
-	// hold the pipes open: stop waiting for them soon after.
+	// When ctx ends (a timeout, SIGINT, SIGTERM) git and all it started
+	// (ssh, git-remote-https, a local remote's receive-pack and hooks) are
+	// killed, as a process group of its own: killing git alone would leave
+	// them to finish the push without krm. Then stop waiting for the pipes
+	// soon after.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	var stdout limitedBuffer
 	var stderr limitedBuffer
