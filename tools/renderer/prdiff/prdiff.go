@@ -236,7 +236,7 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		return nil, err
 	}
 	for _, f := range unionStrings(headChanges.Ignored, baseChanges.Ignored) {
-		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", f)
+		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", escape.Line(f)) // a file name may hold anything
 	}
 
 	build, err := buildFlags(o)
@@ -311,7 +311,7 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	}
 	fmt.Fprintf(log, "prdiff: %d affected kustomizations (%d at the base, %d at the head)\n", len(res.Affected), len(res.BaseTargets), len(res.HeadTargets))
 	for _, l := range res.Affected {
-		fmt.Fprintf(log, "prdiff:   %s\n", l)
+		fmt.Fprintf(log, "prdiff:   %s\n", escape.Line(l))
 	}
 	if o.AffectedOnly {
 		return res, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,5 +50,19 @@ func TestMarkdownLabelsEscaped(t *testing.T) {
 	}
 	if !strings.Contains(md, "- ``//a:x`</details><script>alert(1)</script>`` (new)\n- `//b:y\\x1b]0;t\\x07` (new)\n") {
 		t.Errorf("the label is not one code span:\n%s", md)
+	}
+}
+
+// TestLogEscapesFileNames: a changed file's name (git allows any byte but NUL and '/') is
+// logged with its terminal controls shown as escapes.
+func TestLogEscapesFileNames(t *testing.T) {
+	top := scratchRepo(t, map[string]string{"MODULE.bazel": "module(name = \"ws\")\n"})
+	writeFiles(t, top, map[string]string{"x\x1b]0;owned\x07.txt": "x"})
+	commit(t, top, "change")
+	var log strings.Builder
+	// Bazel is not needed to get there (and none runs: the log is what is checked).
+	_, _ = Run(Options{Base: "HEAD~1", Workspace: top, Bazel: filepath.Join(t.TempDir(), "no-bazel")}, &log)
+	if strings.ContainsAny(log.String(), "\x1b\x07") || !strings.Contains(log.String(), `x\x1b]0;owned\x07.txt is in no package`) {
+		t.Errorf("the log:\n%q", log.String())
 	}
 }
