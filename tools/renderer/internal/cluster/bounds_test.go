@@ -91,6 +91,7 @@ func TestHostileServerBounded(t *testing.T) {
 		{"Retry-After 999999", "PATCH", path, retryAfter, kubeconfig.User{Token: staticToken}, []string{"429", "Retry-After: 999999 s", "past the deadline", "Secret default/s"}},
 		{"endless body", "GET", "/api/v1", endless(), kubeconfig.User{Token: staticToken}, []string{"larger than", "/api/v1"}},
 		{"HTML", "GET", "/api/v1", hostile.Respond(200, "text/html", "<html><body>Sign in</body></html>"), kubeconfig.User{Token: staticToken}, []string{"text/html", "not JSON", "/api/v1", "Sign in"}},
+		{"invalid JSON on apply", "PATCH", path, hostile.Respond(200, "application/json", "{not json"), kubeconfig.User{Token: staticToken}, []string{"patch Secret default/s", "the API server https://", "context \"test\"", "not valid JSON"}},
 		{"invalid JSON", "GET", "/api/v1", hostile.Respond(200, "application/json", "{not json"), kubeconfig.User{Token: staticToken}, []string{"/api/v1", "not valid JSON"}},
 		{"token file /dev/zero", "", "", nil, kubeconfig.User{TokenFile: "/dev/zero"}, []string{"/dev/zero", "not a regular file"}},
 		{"token file too large", "", "", nil, kubeconfig.User{TokenFile: big}, []string{big, "larger than"}},

@@ -311,6 +311,16 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	return body, nil
 }
 
+// notJSON names the server and context of an answer client-go could not decode (its error
+// says only "json parse error"); nil for other errors.
+func (c *Client) notJSON(err error) error {
+	var syntax *json.SyntaxError
+	if !errors.As(err, &syntax) && !strings.Contains(err.Error(), "json parse error") {
+		return nil
+	}
+	return fmt.Errorf("the API server %s (context %q) answered with a body that is not valid JSON: %w", c.Server, c.Context, serverMessage(err))
+}
+
 // unreachable names the server and context of a transport error: a refused redirect or
 // answer, a server that did not answer in time, or one krm cannot reach.
 func (c *Client) unreachable(err error) error {

@@ -161,6 +161,9 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 	if errors.As(err, &ue) || errors.As(err, &ne) || errors.As(err, &re) {
 		return fmt.Errorf("%s %s: %w", verb, o, c.unreachable(err))
 	}
+	if bad := c.notJSON(err); bad != nil {
+		return fmt.Errorf("%s %s: %w", verb, o, bad)
+	}
 	where := "cluster-wide"
 	if o.GetNamespace() != "" {
 		where = fmt.Sprintf("in namespace %q", o.GetNamespace())
