@@ -133,3 +133,40 @@ func TestHostileServerBounded(t *testing.T) {
 		})
 	}
 }
+
+// endlessList answers every list with 500 new Secrets and a continue token: a list that never
+// ends.
+func endlessList() http.Handler {
+	page := 0
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page++
+		items := make([]map[string]any, 500)
+		for i := range items {
+			items[i] = map[string]any{"apiVersion": "v1", "kind": "Secret",
+				"metadata": map[string]any{"name": "m-" + strconv.Itoa(page) + "-" + strconv.Itoa(i), "namespace": "default", "uid": "u"}}
+		}
+		hostile.JSON(200, map[string]any{"apiVersion": "v1", "kind": "SecretList",
+			"metadata": map[string]any{"continue": "page-" + strconv.Itoa(page)}, "items": items}).ServeHTTP(w, r)
+	})
+}
+
+// TestEndlessListBounded: an ApplySet's member list whose continue never ends is refused
+// after MaxListItems, saying so, instead of growing until the deadline (25 MB a second).
+func TestEndlessListBounded(t *testing.T) {
+	t.Setenv(AllowedContextsEnv, "")
+	api := hostile.NewTLS(t).
+		Handle("GET", "/api/v1/namespaces/default/secrets/set", hostile.JSON(404, map[string]any{"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404})).
+		Handle("GET", "/api/v1/namespaces/default/secrets", endlessList())
+	fakeAPI(api)
+	r := request(writeKubeconfig(t, api.URL, api.CAPEM, kubeconfig.User{Token: staticToken}), nil)
+	r.ApplySet = "set"
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, err := Open(ctx, r)
+	if err == nil {
+		_, err = s.Diff(ctx, clustersupport.DiffOptions{Name: "m.yaml"})
+	}
+	if err == nil || !strings.Contains(err.Error(), "more than "+strconv.Itoa(MaxListItems)) || strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("error %v, want the list's bound", err)
+	}
+}

@@ -43,6 +43,7 @@ const (
 	MaxKubeconfigSize = 16 << 20
 	RequestTimeout    = 60 * time.Second
 	MaxTokenBytes     = 1 << 20 // a token file, an exec credential plugin's output
+	MaxListItems      = 200000  // the objects of one list, all its pages (an ApplySet's members of one kind and namespace)
 )
 
 // AllowedContextsEnv names the environment variable listing the contexts apply and delete
