@@ -110,8 +110,8 @@ func TestPublishInterrupted(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	marker := filepath.Join(work, "hook-finished")
-	if err := os.WriteFile(filepath.Join(remote, "hooks", "pre-receive"), []byte("#!/bin/sh\nsleep 3.43\ntouch "+marker+"\n"), 0o755); err != nil {
+	started, marker := filepath.Join(work, "hook-started"), filepath.Join(work, "hook-finished")
+	if err := os.WriteFile(filepath.Join(remote, "hooks", "pre-receive"), []byte("#!/bin/sh\ntouch "+started+"\nsleep 3\ntouch "+marker+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	manifests := filepath.Join(work, "prod.yaml")
@@ -127,8 +127,8 @@ func TestPublishInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 400; i++ {
-		if out, _ := exec.Command("pgrep", "-f", "sleep 3.43").Output(); len(out) > 0 {
+	for i := 0; i < 400; i++ { // until the push is under way
+		if _, err := os.Stat(started); err == nil {
 			break
 		}
 		time.Sleep(25 * time.Millisecond)

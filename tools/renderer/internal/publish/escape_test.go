@@ -51,9 +51,10 @@ func TestLimitedBufferHoldsUnderCopy(t *testing.T) {
 func TestCancelledPushStopsGitAndItsChildren(t *testing.T) {
 	needGit(t)
 	repo := newBare(t)
-	marker := filepath.Join(t.TempDir(), "hook-finished")
+	marks := t.TempDir()
+	started, marker := filepath.Join(marks, "hook-started"), filepath.Join(marks, "hook-finished")
 	hook := filepath.Join(repo, "hooks", "pre-receive")
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\nsleep 3.21\ntouch "+marker+"\n"), 0o755); err != nil {
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+started+"\nsleep 3\ntouch "+marker+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	o := options(t, "file://"+repo, sha1)
@@ -61,11 +62,11 @@ func TestCancelledPushStopsGitAndItsChildren(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		// Cancel once the hook runs (the push is under way).
-		for i := 0; i < 200; i++ {
-			if out, _ := exec.Command("pgrep", "-f", "sleep 3.21").Output(); len(out) > 0 {
+		for i := 0; i < 400; i++ {
+			if _, err := os.Stat(started); err == nil {
 				break
 			}
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(25 * time.Millisecond)
 		}
 		cancel()
 	}()
