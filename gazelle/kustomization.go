@@ -282,13 +282,39 @@ func (r *reader) helm(k *kustref.Kustomization) {
 			r.logf("%s: helmCharts: chart %q is not in %s: vendor it there (helm pull --untar) to build it", r.file, c.Name, path.Join(r.dir, home))
 			continue
 		}
-		_ = filepath.WalkDir(r.osPath(chart), func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() {
-				rel, _ := filepath.Rel(r.root, p)
-				r.files[filepath.ToSlash(rel)] = true
-			}
-			return nil
-		})
+		r.chartFiles(chart, map[string]bool{})
+	}
+}
+
+// chartFiles adds the regular files below the chart directory dir (repo-relative), following
+// links to directories and files as kustomize (and krm's render) read a chart: each file by
+// the path it is read at, through the links. A link back to a directory being walked (a
+// cycle) is skipped with a warning; the render fails on it.
+func (r *reader) chartFiles(dir string, walking map[string]bool) {
+	real, err := filepath.EvalSymlinks(r.osPath(dir))
+	if err != nil {
+		return
+	}
+	if walking[real] {
+		r.logf("%s: helmCharts: %s is a link back into its chart (a cycle): the render fails on it", r.file, dir)
+		return
+	}
+	walking[real] = true
+	defer delete(walking, real)
+	entries, err := os.ReadDir(r.osPath(dir))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		fi, err := os.Stat(r.osPath(p)) // through a link
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			r.chartFiles(p, walking)
+		case fi.Mode().IsRegular():
+			r.files[p] = true
+		}
 	}
 }
 

@@ -5,6 +5,7 @@
 package krmtest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,4 +75,25 @@ func Configure[P resmap.Configurable](t testing.TB, p P, h *resmap.PluginHelpers
 		t.Fatalf("Config: %v", err)
 	}
 	return p
+}
+
+// Quote is s as a double-quoted YAML scalar: quotes and backslashes escaped, and every
+// character YAML does not allow raw (C0 and C1 controls, DEL) or reads as a line break
+// (NEL, U+2028, U+2029) or drops (a BOM) written as \uXXXX.
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0xfeff || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -22,12 +22,21 @@ const (
 type Exec struct {
 	Token string
 	log   string
+	// command and args, if set, are the plugin instead of the test binary (ExecCommand).
+	command string
+	args    []string
 }
 
 // ExecPlugin is a plugin printing token; the test binary's TestMain must call
 // ServeExecPlugin first.
 func ExecPlugin(t testing.TB, token string) *Exec {
 	return &Exec{Token: token, log: filepath.Join(t.TempDir(), "exec-plugin.log")}
+}
+
+// ExecCommand is a plugin that runs command with args (a hostile one: it floods, hangs, or
+// prints what is not an ExecCredential).
+func ExecCommand(command string, args ...string) *Exec {
+	return &Exec{command: command, args: args}
 }
 
 // Runs is how many times the plugin has run.
@@ -53,6 +62,9 @@ type execEnv struct {
 }
 
 func (e *Exec) entry() *execUser {
+	if e.command != "" {
+		return &execUser{APIVersion: "client.authentication.k8s.io/v1", Command: e.command, Args: e.args, Env: []execEnv{}, InteractiveMode: "Never"}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		panic(fmt.Sprintf("kubeconfig: the test binary: %v", err))

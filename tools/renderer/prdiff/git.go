@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // git runs git in dir and returns its standard output.
@@ -143,17 +146,53 @@ type Worktree struct {
 // after the workspace path) and its external repositories are reused.
 func WorktreePath(ws string) string {
 	sum := sha256.Sum256([]byte(ws))
-	return filepath.Join(os.TempDir(), "krm-prdiff-"+hex.EncodeToString(sum[:6]), "base")
+	return filepath.Join(stateRoot(), hex.EncodeToString(sum[:6]), "base")
+}
+
+// stateRoot is the directory of what prdiff keeps between runs (the base's
+// checkout, the render cache): in the user's cache directory, else one of the
+// user's own in the temporary directory. It is never a shared path others
+// could plant a link at: private checks it before anything below it is
+// removed.
+func stateRoot() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "krm-prdiff")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("krm-prdiff-%d", os.Getuid()))
+}
+
+// private makes the state root, mode 0700, or checks that the one there is a
+// directory (not a link) of this user's that no one else may write, and then
+// makes dir below it.
+func private(dir string) error {
+	root := stateRoot()
+	if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	st, err := os.Lstat(root)
+	if err != nil {
+		return err
+	}
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return fmt.Errorf("prdiff's state directory %s is not a directory (%s): remove it", root, st.Mode().Type())
+	case sys != nil && int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("prdiff's state directory %s belongs to user %d, not to you: remove it", root, sys.Uid)
+	case st.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("prdiff's state directory %s may be written by others (mode %s): remove it, or chmod 700 it", root, st.Mode().Perm())
+	}
+	return os.MkdirAll(dir, 0o700)
 }
 
 // AddWorktree checks out commit (detached) at path, replacing what an
 // earlier run may have left there.
 func (r *Repo) AddWorktree(path, commit string) (*Worktree, error) {
 	w := &Worktree{repo: r, Path: path}
-	if err := w.Remove(); err != nil {
+	if err := private(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := w.Remove(); err != nil {
 		return nil, err
 	}
 	if _, err := git(r.Top, "worktree", "add", "--detach", "--force", path, commit); err != nil {

@@ -198,3 +198,69 @@ func TestClassifyAtModule(t *testing.T) {
 		}
 	}
 }
+
+// TestPlantedStateDirRefused: prdiff's state (the base's checkout, the render cache) lives
+// in a directory of the user's own; one planted in its place (a link to another directory,
+// or a directory others may write) is refused, and nothing in the other directory is
+// removed. Before, the checkout was at a path in the shared temporary directory that prdiff
+// first removed: a link planted there made it delete another directory.
+func TestPlantedStateDirRefused(t *testing.T) {
+	top := scratchRepo(t, map[string]string{"MODULE.bazel": "module(name = \"ws\")\n"})
+	repo, err := OpenRepo(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		plant func(t *testing.T, root, victim string)
+	}{
+		{"link", func(t *testing.T, root, victim string) {
+			if err := os.Symlink(victim, root); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"writable by others", func(t *testing.T, root, victim string) {
+			if err := os.Mkdir(root, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(root, 0o777); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cache := t.TempDir()
+			t.Setenv("XDG_CACHE_HOME", cache)
+			t.Setenv("HOME", cache)
+			ws := filepath.Join(top, "ws")
+			path := WorktreePath(ws)
+			root := stateRoot()
+			if !strings.HasPrefix(path, root+string(filepath.Separator)) {
+				t.Fatalf("WorktreePath %s is not below the state root %s", path, root)
+			}
+			victim := t.TempDir()
+			rel, _ := filepath.Rel(root, path)
+			precious := filepath.Join(victim, rel, "precious")
+			writeFiles(t, victim, map[string]string{filepath.Join(rel, "precious"): "keep me"})
+			c.plant(t, root, victim)
+			_, err := repo.AddWorktree(path, "HEAD")
+			if err == nil || !strings.Contains(err.Error(), root) {
+				t.Errorf("AddWorktree: %v, want the state directory %s refused", err, root)
+			}
+			if _, err := os.Stat(precious); err != nil {
+				t.Errorf("the other directory lost a file: %v", err)
+			}
+		})
+	}
+	// A fresh state directory is made private.
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	wt, err := repo.AddWorktree(WorktreePath(filepath.Join(top, "ws")), "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Remove()
+	if st, err := os.Lstat(stateRoot()); err != nil || st.Mode().Perm() != 0o700 || !st.IsDir() {
+		t.Errorf("the state directory: %v, %v; want a directory of mode 0700", st.Mode(), err)
+	}
+}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 )
 
@@ -235,7 +236,7 @@ func Run(o Options, log io.Writer) (*Result, error) {
 		return nil, err
 	}
 	for _, f := range unionStrings(headChanges.Ignored, baseChanges.Ignored) {
-		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", f)
+		fmt.Fprintf(log, "prdiff: %s is in no package: ignored\n", escape.Line(f)) // a file name may hold anything
 	}
 
 	build, err := buildFlags(o)
@@ -310,7 +311,7 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	}
 	fmt.Fprintf(log, "prdiff: %d affected kustomizations (%d at the base, %d at the head)\n", len(res.Affected), len(res.BaseTargets), len(res.HeadTargets))
 	for _, l := range res.Affected {
-		fmt.Fprintf(log, "prdiff:   %s\n", l)
+		fmt.Fprintf(log, "prdiff:   %s\n", escape.Line(l))
 	}
 	if o.AffectedOnly {
 		return res, nil
@@ -334,8 +335,12 @@ func Run(o Options, log io.Writer) (*Result, error) {
 	// same Bazel and flags, are those of an earlier run: from its cache.
 	var cache *RenderCache
 	if !o.NoCache {
-		cache = &RenderCache{Dir: filepath.Join(filepath.Dir(WorktreePath(ws)), "renders"),
-			Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
+		dir := filepath.Join(filepath.Dir(WorktreePath(ws)), "renders")
+		if err := private(dir); err != nil {
+			fmt.Fprintf(log, "prdiff: no render cache: %v\n", err)
+		} else {
+			cache = &RenderCache{Dir: dir, Key: renderKey(mb, o.Bazel, o.StartupFlags, build, res.BaseTargets)}
+		}
 	}
 	// The base's manifests come from the first that has them: the given
 	// renders (then only the head's Bazel server runs, unless a query
@@ -532,7 +537,7 @@ func (r *Result) WriteMarkdown(w io.Writer, maxBytes int) error {
 			fmt.Fprintf(&b, "- ... and %d more\n", len(r.Affected)-maxListed)
 			break
 		}
-		fmt.Fprintf(&b, "- `%s`%s\n", l, r.side(l))
+		fmt.Fprintf(&b, "- %s%s\n", escape.Code(l), r.side(l))
 	}
 	b.WriteString("\n</details>\n")
 	if err := r.Diff.WriteMarkdown(w, maxBytes-b.Len()); err != nil {

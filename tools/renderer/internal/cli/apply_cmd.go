@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
@@ -91,13 +90,15 @@ func runApply(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	cl, err := o.cluster.connect(o.fs.Args(), true, stderr)
+	ctx := o.cluster.deadline.start()
+	defer o.cluster.deadline.stop()
+	cl, err := o.cluster.connect(ctx, o.fs.Args(), true, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		fmt.Fprintf(stderr, "Error: %v\n", o.cluster.deadline.explain(err))
 		return clusterExit(err)
 	}
 	progress := convergence.NewPrinter(stdout, isTerminal(stdout))
-	err = cl.Apply(context.Background(), clustersupport.ApplyOptions{
+	err = cl.Apply(ctx, clustersupport.ApplyOptions{
 		Force: o.force, DryRun: o.dryRun, Prune: o.prune, Timeout: o.timeout,
 		Report: func(line string) { fmt.Fprintln(stdout, line) },
 		Record: rec, OutputPaths: paths,
@@ -105,7 +106,7 @@ func runApply(args []string, s streams) int {
 	})
 	progress.Done()
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), err)
+		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), o.cluster.deadline.explain(err))
 		return 1
 	}
 	return 0

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	_ "github.com/rules-krm/rules_krm/tools/renderer/internal/gcpace/atinit"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/worker"
 )
@@ -58,19 +59,32 @@ type command struct {
 	// flags is the command's flag set, printing errors and usage on w.
 	flags func(w io.Writer) *pflag.FlagSet
 	run   func(args []string, s streams) int
+	// escaped are the streams whose text quotes inputs a person reads (names, values, a
+	// server's or git's messages): their control characters are shown as escapes
+	// (package escape). build's and stamp's output is kustomize's, byte for byte; diff
+	// escapes its own output (its colours are not an input's).
+	escaped escaped
 }
 
+type escaped int
+
+const (
+	escapeNone escaped = iota
+	escapeStderr
+	escapeBoth
+)
+
 var commands = map[string]command{
-	"build":    {func(w io.Writer) *pflag.FlagSet { return buildFlags(w).fs }, runBuild},       // build_cmd.go
-	"render":   {func(w io.Writer) *pflag.FlagSet { return renderFlags(w).fs }, runRender},     // render_cmd.go
-	"trace":    {func(w io.Writer) *pflag.FlagSet { return traceFlags(w).fs }, runTrace},       // trace_cmd.go
-	"stamp":    {func(w io.Writer) *pflag.FlagSet { return stampFlags(w).fs }, runStamp},       // stamp_cmd.go
-	"diff":     {func(w io.Writer) *pflag.FlagSet { return diffFlags(w).fs }, runDiff},         // diff_cmd.go
-	"validate": {func(w io.Writer) *pflag.FlagSet { return validateFlags(w).fs }, runValidate}, // validate_cmd.go
-	"apply":    {func(w io.Writer) *pflag.FlagSet { return applyFlags(w).fs }, runApply},       // apply_cmd.go
-	"delete":   {func(w io.Writer) *pflag.FlagSet { return deleteFlags(w).fs }, runDelete},     // delete_cmd.go
-	"publish":  {func(w io.Writer) *pflag.FlagSet { return publishFlags(w).fs }, runPublish},   // publish_cmd.go
-	"status":   {func(w io.Writer) *pflag.FlagSet { return statusFlags(w).fs }, runStatus},     // status_cmd.go
+	"build":    {func(w io.Writer) *pflag.FlagSet { return buildFlags(w).fs }, runBuild, escapeNone},       // build_cmd.go
+	"render":   {func(w io.Writer) *pflag.FlagSet { return renderFlags(w).fs }, runRender, escapeNone},     // render_cmd.go
+	"trace":    {func(w io.Writer) *pflag.FlagSet { return traceFlags(w).fs }, runTrace, escapeBoth},       // trace_cmd.go
+	"stamp":    {func(w io.Writer) *pflag.FlagSet { return stampFlags(w).fs }, runStamp, escapeNone},       // stamp_cmd.go
+	"diff":     {func(w io.Writer) *pflag.FlagSet { return diffFlags(w).fs }, runDiff, escapeStderr},       // diff_cmd.go
+	"validate": {func(w io.Writer) *pflag.FlagSet { return validateFlags(w).fs }, runValidate, escapeBoth}, // validate_cmd.go
+	"apply":    {func(w io.Writer) *pflag.FlagSet { return applyFlags(w).fs }, runApply, escapeBoth},       // apply_cmd.go
+	"delete":   {func(w io.Writer) *pflag.FlagSet { return deleteFlags(w).fs }, runDelete, escapeBoth},     // delete_cmd.go
+	"publish":  {func(w io.Writer) *pflag.FlagSet { return publishFlags(w).fs }, runPublish, escapeBoth},   // publish_cmd.go
+	"status":   {func(w io.Writer) *pflag.FlagSet { return statusFlags(w).fs }, runStatus, escapeBoth},     // status_cmd.go
 }
 
 // Main runs krm with args (os.Args[1:]) and returns the exit status: a
@@ -111,6 +125,12 @@ func run(args []string, s streams) int {
 		return 2
 	}
 	if c, ok := commands[args[0]]; ok {
+		if c.escaped >= escapeStderr {
+			s.stderr = escape.Writer(s.stderr)
+		}
+		if c.escaped == escapeBoth {
+			s.stdout = escape.Writer(s.stdout)
+		}
 		return c.run(args[1:], s)
 	}
 	switch args[0] {

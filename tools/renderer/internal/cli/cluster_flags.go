@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -23,7 +24,50 @@ type clusterFlags struct {
 	kubeconfigBase       string
 	allowed              []string
 	applyset, applysetNS string
+	deadline             deadline
 	fs                   *pflag.FlagSet
+}
+
+// defaultDeadline is --deadline's default: far above an apply of thousands of objects with
+// CRDs to wait for, far below a hung CI job's.
+const defaultDeadline = 10 * time.Minute
+
+// deadline is --deadline: the one bound of the time a command that talks to an API server
+// takes in all (the credential plugin, every request, its retries and waits).
+type deadline struct {
+	d      time.Duration
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func (d *deadline) register(fs *pflag.FlagSet) {
+	fs.DurationVar(&d.d, "deadline", defaultDeadline, "how long the whole command may take (credential plugin, requests, retries, waits); past it krm stops and says what it waited for (0: no deadline)")
+}
+
+// start begins the deadline; stop ends its timer.
+func (d *deadline) start() context.Context {
+	d.ctx, d.cancel = context.Background(), func() {}
+	if d.d > 0 {
+		d.ctx, d.cancel = context.WithTimeout(d.ctx, d.d)
+	}
+	return d.ctx
+}
+
+func (d *deadline) stop() {
+	if d.cancel != nil {
+		d.cancel()
+	}
+}
+
+// explain says, of an error after the deadline passed, that it did and which flag set it.
+func (d *deadline) explain(err error) error {
+	if err == nil || d.ctx == nil || !errors.Is(d.ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	if !errors.Is(err, clustersupport.ErrDeadline) {
+		err = fmt.Errorf("%w: %w", clustersupport.ErrDeadline, err)
+	}
+	return fmt.Errorf("%w (--deadline %s)", err, d.d)
 }
 
 func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
@@ -36,12 +80,13 @@ func (c *clusterFlags) register(fs *pflag.FlagSet, writes bool) {
 	}
 	fs.StringVar(&c.applyset, "applyset", "", "the ApplySet tracking the objects: its parent Secret NAME (or secrets/NAME, configmaps/NAME)")
 	fs.StringVar(&c.applysetNS, "applyset-namespace", "", "the namespace of the ApplySet's parent (default: the context's namespace, else default)")
+	c.deadline.register(fs)
 }
 
-// connect reads the manifests and connects; writes checks the context against --context and
-// the allow-list first.
-func (c *clusterFlags) connect(args []string, writes bool, stderr io.Writer) (clustersupport.Session, error) {
-	return clustersupport.Open(context.Background(), c.request(args, writes, stderr))
+// connect reads the manifests and connects within ctx (deadline.start); writes checks the
+// context against --context and the allow-list first.
+func (c *clusterFlags) connect(ctx context.Context, args []string, writes bool, stderr io.Writer) (clustersupport.Session, error) {
+	return clustersupport.Open(ctx, c.request(args, writes, stderr))
 }
 
 func (c *clusterFlags) request(args []string, writes bool, stderr io.Writer) clustersupport.Request {

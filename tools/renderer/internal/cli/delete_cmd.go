@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 
@@ -48,13 +47,15 @@ func runDelete(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	cl, err := o.cluster.connect(o.fs.Args(), true, stderr)
+	ctx := o.cluster.deadline.start()
+	defer o.cluster.deadline.stop()
+	cl, err := o.cluster.connect(ctx, o.fs.Args(), true, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		fmt.Fprintf(stderr, "Error: %v\n", o.cluster.deadline.explain(err))
 		return clusterExit(err)
 	}
-	if err := cl.Delete(context.Background(), o.dryRun, func(line string) { fmt.Fprintln(stdout, line) }); err != nil {
-		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), err)
+	if err := cl.Delete(ctx, o.dryRun, func(line string) { fmt.Fprintln(stdout, line) }); err != nil {
+		fmt.Fprintf(stderr, "Error: %s: %v\n", cl.Where(), o.cluster.deadline.explain(err))
 		return 1
 	}
 	return 0

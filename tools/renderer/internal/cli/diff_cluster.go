@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -30,13 +29,15 @@ func (l *liveDiffFlags) report(fs *pflag.FlagSet, stderr io.Writer) (*rdiff.Repo
 	if err := needManifests(fs, "diff --cluster"); err != nil {
 		return nil, err
 	}
-	cl, err := l.cluster.connect(fs.Args(), false, stderr)
+	ctx := l.cluster.deadline.start()
+	defer l.cluster.deadline.stop()
+	cl, err := l.cluster.connect(ctx, fs.Args(), false, stderr)
 	if err != nil {
-		return nil, err
+		return nil, l.cluster.deadline.explain(err)
 	}
-	r, err := cl.Diff(context.Background(), clustersupport.DiffOptions{Force: l.force, Name: strings.Join(fs.Args(), " ")})
+	r, err := cl.Diff(ctx, clustersupport.DiffOptions{Force: l.force, Name: strings.Join(fs.Args(), " ")})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cl.Where(), err) // as apply and delete name the server
+		return nil, fmt.Errorf("%s: %w", cl.Where(), l.cluster.deadline.explain(err)) // as apply and delete name the server
 	}
 	return r, nil
 }

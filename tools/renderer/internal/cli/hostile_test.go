@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 //	seconds: N                 wall-clock bound (default 60)
 //	maxrss: N                  peak memory bound in MiB (default 1024)
 //	stdin: closed              run with stdin closed
-//	-- PATH [+x]               a file (executable with +x); its lines follow
+//	-- PATH [+x] [*N]          a file (executable with +x; its lines N times with *N); its lines follow
 //	-> PATH TARGET             a symbolic link
 //
 // Every case must fail with a short message on stderr (no panic, no
@@ -62,6 +62,7 @@ type hostileCase struct {
 	closeStdin bool
 	files      map[string]string
 	exe        map[string]bool
+	repeat     map[string]int
 	links      map[string]string
 }
 
@@ -78,14 +79,26 @@ func parseHostile(t *testing.T, file string) []*hostileCase {
 		switch {
 		case strings.HasPrefix(line, "### "):
 			c = &hostileCase{name: strings.TrimPrefix(line, "### "), file: file, exit: 1, seconds: 60, maxRSS: 1024,
-				files: map[string]string{}, exe: map[string]bool{}, links: map[string]string{}}
+				files: map[string]string{}, exe: map[string]bool{}, repeat: map[string]int{}, links: map[string]string{}}
 			cases, cur = append(cases, c), ""
 		case c == nil:
 		case strings.HasPrefix(line, "-- "):
 			f := strings.Fields(strings.TrimPrefix(line, "-- "))
 			cur = f[0]
 			c.files[cur] = ""
-			c.exe[cur] = len(f) > 1 && f[1] == "+x"
+			for _, opt := range f[1:] {
+				switch {
+				case opt == "+x":
+					c.exe[cur] = true
+				case strings.HasPrefix(opt, "*"):
+					c.repeat[cur], err = strconv.Atoi(opt[1:])
+				default:
+					t.Fatalf("%s:%d: unknown file option %q", file, i+1, opt)
+				}
+			}
+			if err != nil {
+				t.Fatalf("%s:%d: %v", file, i+1, err)
+			}
 		case strings.HasPrefix(line, "-> "):
 			f := strings.Fields(strings.TrimPrefix(line, "-> "))
 			c.links[f[0]], cur = f[1], ""
@@ -131,6 +144,9 @@ func (c *hostileCase) makeTree(t *testing.T) string {
 		mode := os.FileMode(0o644)
 		if c.exe[p] {
 			mode = 0o755
+		}
+		if n := c.repeat[p]; n > 0 {
+			content = strings.Repeat(content, n)
 		}
 		if err := os.WriteFile(full, []byte(content), mode); err != nil {
 			t.Fatal(err)

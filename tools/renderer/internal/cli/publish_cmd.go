@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -111,15 +113,37 @@ func runPublish(args []string, s streams) int {
 		}
 		files = append(files, b)
 	}
+	// SIGINT and SIGTERM end the context as the timeout does: git and what it started are
+	// killed, and the temporary repository (the manifests, Secrets included) is removed,
+	// before krm exits.
+	got := make(chan os.Signal, 1)
+	signal.Notify(got, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(got)
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
+	var sig os.Signal
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() {
+		select {
+		case sig = <-got:
+			cancel()
+		case <-stopped:
+		}
+	}()
+	interrupted := func(err error) error {
+		if ctx.Err() == context.Canceled && sig != nil {
+			return fmt.Errorf("krm publish got %s: git and the processes it started were stopped and the temporary repository removed; a push that had reached the remote may have moved the branch: check it (%v)", signalName(sig), err)
+		}
+		return err
+	}
 	src := publish.Source{
 		Commit: o.sourceCommit, Status: stamp.ParseStatus(files...), Key: o.sourceKey,
 		Dir: publish.ResolveRepo(dir, wd), AllowDirty: o.allowDirty, Git: "git", Env: env,
 	}
 	sha, from, err := src.Resolve(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		fmt.Fprintf(stderr, "Error: %v\n", interrupted(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "source commit %s (%s)\n", sha, from)
@@ -131,7 +155,7 @@ func runPublish(args []string, s streams) int {
 		SkipMetadataOnly: o.skipMetadataOnly, Git: "git", Env: env, Log: stdout,
 	}, ds)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		fmt.Fprintf(stderr, "Error: %v\n", interrupted(err))
 		return 1
 	}
 	switch {
@@ -148,4 +172,14 @@ func runPublish(args []string, s streams) int {
 		}
 	}
 	return 0
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
 }

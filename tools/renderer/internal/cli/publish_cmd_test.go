@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestPublishCommand runs krm publish as `bazel run` would (relative --repo
@@ -91,5 +94,61 @@ func TestPublishCommandUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("krm %v: exit %d, stderr:\n%s\nwant exit 2 and %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestPublishInterrupted: SIGTERM (or SIGINT) during the push stops git and all it started,
+// removes the temporary repository (the manifests, Secrets included), and exits 1 saying so;
+// the branch does not move. Before, krm died at once: the temporary repository stayed in
+// $TMPDIR, and the push went on without it.
+func TestPublishInterrupted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("the test needs git on PATH: %v", err)
+	}
+	work := t.TempDir()
+	remote := filepath.Join(work, "remote.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	started, marker := filepath.Join(work, "hook-started"), filepath.Join(work, "hook-finished")
+	if err := os.WriteFile(filepath.Join(remote, "hooks", "pre-receive"), []byte("#!/bin/sh\ntouch "+started+"\nsleep 3\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifests := filepath.Join(work, "prod.yaml")
+	if err := os.WriteFile(manifests, []byte("kind: Secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(os.Args[0], "publish", "prod="+manifests, "--repo", "file://"+remote, "--branch", "env/prod",
+		"--source-commit", strings.Repeat("a", 40))
+	cmd.Env = append(os.Environ(), childEnv+"="+work, "TMPDIR="+tmp, "HOME="+work, "GIT_CONFIG_NOSYSTEM=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 400; i++ { // until the push is under way
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "krm publish got SIGTERM") {
+		t.Errorf("exit %v, want 1 and the signal named:\n%s", err, stderr.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left behind in $TMPDIR: %v", left)
+	}
+	time.Sleep(4 * time.Second) // past the hook's sleep
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the remote's hook ran on after krm was stopped")
+	}
+	if out, _ := exec.Command("git", "--git-dir="+remote, "rev-parse", "--verify", "-q", "refs/heads/env/prod").Output(); len(out) > 0 {
+		t.Errorf("the branch moved to %s", out)
 	}
 }

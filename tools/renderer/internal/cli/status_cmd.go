@@ -90,10 +90,11 @@ func runStatus(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return 2
 	}
-	ctx := context.Background()
+	ctx := o.cluster.deadline.start()
+	defer o.cluster.deadline.stop()
 	get, records, sess, err := clustersupport.OpenRecords(ctx, o.cluster.request(o.fs.Args(), false, stderr))
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		fmt.Fprintf(stderr, "Error: %v\n", o.cluster.deadline.explain(err))
 		return clusterExit(err)
 	}
 	// Each ApplySet's record is read once, found from any of its namespaced members (a

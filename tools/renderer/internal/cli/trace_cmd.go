@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -69,6 +68,7 @@ type traceOptions struct {
 	applyset, applysetNS               string
 	output                             string
 	outputPaths                        outputPathFlags
+	deadline                           deadline
 	fs                                 *pflag.FlagSet
 }
 
@@ -84,6 +84,7 @@ func traceFlags(stderr io.Writer) *traceOptions {
 	o.fs.StringVar(&o.applysetNS, "applyset-namespace", "", "with --applyset: the namespace of the ApplySet's parent (default: the context's namespace)")
 	o.fs.StringVarP(&o.output, "output", "o", "text", "text, or json: one JSON object a line per object (docs/provenance.md)")
 	o.outputPaths.register(o.fs)
+	o.deadline.register(o.fs)
 	return o
 }
 
@@ -122,12 +123,14 @@ func runTrace(args []string, s streams) int {
 	var get clustersupport.Getter
 	var records clustersupport.RecordReader
 	var sess clustersupport.Session
+	ctx := o.deadline.start()
+	defer o.deadline.stop()
 	if live {
-		if get, records, sess, err = clustersupport.OpenRecords(context.Background(), clustersupport.Request{
+		if get, records, sess, err = clustersupport.OpenRecords(ctx, clustersupport.Request{
 			Kubeconfig: o.kubeconfig, Context: o.context, Warnings: stderr,
 			ApplySet: o.applyset, ApplySetNamespace: o.applysetNS,
 		}); err != nil {
-			return fail(clusterExit(err), err)
+			return fail(clusterExit(err), o.deadline.explain(err))
 		}
 	}
 	man, err := trace.LoadManifest(o.manifest)
@@ -137,16 +140,16 @@ func runTrace(args []string, s streams) int {
 	if live {
 		for i, q := range queries {
 			if queries[i], err = trace.LiveQuery(man, q, func(r clustersupport.Ref) ([]byte, error) {
-				return get.Get(context.Background(), r)
+				return get.Get(ctx, r)
 			}); err != nil {
-				return fail(1, fmt.Errorf("%s: %w", sess.Where(), err))
+				return fail(1, fmt.Errorf("%s: %w", sess.Where(), o.deadline.explain(err)))
 			}
 		}
 	}
 	opts := trace.Options{FS: filesys.MakeFsOnDisk(), WorkspaceRoot: o.workspaceRoot, OutputPaths: paths}
 	if records != nil {
 		opts.Record = func(obj map[string]any) (*genrecord.Record, string, error) {
-			return records.Record(context.Background(), obj)
+			return records.Record(ctx, obj)
 		}
 	}
 	if queries[0].Live {

@@ -17,8 +17,8 @@ import (
 
 const validateUsage = `Usage: krm validate [FILES|DIRS...] [flags]
 
-Checks rendered objects (YAML streams, as krm build prints them; a directory:
-its .yaml, .yml and .json files) against their OpenAPI schemas: built-in kinds
+Checks rendered objects (YAML streams, as krm build prints them, - for stdin;
+a directory: its .yaml, .yml and .json files) against their OpenAPI schemas: built-in kinds
 against the schemas of a Kubernetes version pinned in krm, custom resources
 against the CustomResourceDefinitions among the objects and those given with
 --crd. Strict: unknown and duplicate fields are errors, and so is a kind with
@@ -89,7 +89,7 @@ func runValidate(args []string, s streams) int {
 		fmt.Fprintln(stderr, "Error: krm validate needs files or directories (see krm help validate)")
 		return 2
 	}
-	opts := validate.Options{KubernetesVersion: o.version}
+	opts := validate.Options{KubernetesVersion: o.version, Stdin: s.stdin}
 	for _, a := range o.allow {
 		gk, err := validate.ParseGroupKind(a)
 		if err != nil {

@@ -218,6 +218,7 @@ func (c *Client) staleMembers(ctx context.Context, p *parentState, objs []*Objec
 		}
 		for _, ns := range namespaces {
 			opts := selector
+			listed := 0
 			for {
 				list, err := c.client(m, ns).List(ctx, opts)
 				if err != nil {
@@ -227,6 +228,10 @@ func (c *Client) staleMembers(ctx context.Context, p *parentState, objs []*Objec
 					probe.SetNamespace(ns)
 					probe.SetName("(all members)")
 					return nil, c.apiError("list", probe, err)
+				}
+				// A continue that never ends would grow stale without bound until the deadline.
+				if listed += len(list.Items); listed > MaxListItems {
+					return nil, fmt.Errorf("the API server %s (context %q) listed more than %d %s in namespace %q as members of ApplySet %s: refused (a list whose continue never ends?)", c.Server, c.Context, MaxListItems, m.Resource.Resource, ns, p.set)
 				}
 				for i := range list.Items {
 					item := &Object{Unstructured: &list.Items[i], mapping: m, mapped: true}

@@ -13,6 +13,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
@@ -40,6 +42,8 @@ const (
 	MaxResponseBytes  = 64 << 20
 	MaxKubeconfigSize = 16 << 20
 	RequestTimeout    = 60 * time.Second
+	MaxTokenBytes     = 1 << 20 // a token file, an exec credential plugin's output
+	MaxListItems      = 200000  // the objects of one list, all its pages (an ApplySet's members of one kind and namespace)
 )
 
 // AllowedContextsEnv names the environment variable listing the contexts apply and delete
@@ -114,6 +118,12 @@ func Resolve(cfg Config) (*Target, error) {
 	if _, ok := raw.Contexts[name]; !ok {
 		return nil, fmt.Errorf("%w: context %q is not in the kubeconfig (%s); it has %s", ErrContext, name, kubeconfigFiles(rules), contextNames(raw.Contexts))
 	}
+	// clientcmd reads the token file whole as it makes the config: check it first.
+	if user := raw.AuthInfos[raw.Contexts[name].AuthInfo]; user != nil && user.TokenFile != "" {
+		if err := checkTokenFile(name, user.TokenFile); err != nil {
+			return nil, err
+		}
+	}
 	rc, err := cc.ClientConfig()
 	if err != nil {
 		return nil, fmt.Errorf("context %q: %w", name, err)
@@ -141,11 +151,18 @@ func Resolve(cfg Config) (*Target, error) {
 // Connect makes the client and checks that the server answers: the first request, and the
 // first run of an exec credential plugin.
 func (t *Target) Connect(ctx context.Context) (*Client, error) {
-	hc, err := rest.HTTPClientFor(t.rc)
+	rc := t.rc
+	if rc.ExecProvider != nil {
+		var err error
+		if rc, err = execCredential(ctx, t.Context, rc); err != nil {
+			return nil, err
+		}
+	}
+	hc, err := rest.HTTPClientFor(rc)
 	if err != nil {
 		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
-	dyn, err := dynamic.NewForConfigAndClient(t.rc, hc)
+	dyn, err := dynamic.NewForConfigAndClient(rc, hc)
 	if err != nil {
 		return nil, fmt.Errorf("context %q: %w", t.Context, err)
 	}
@@ -279,6 +296,9 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s%s: %w", c.Server, path, err)
 	}
+	if resp.StatusCode/100 == 2 && !json.Valid(body) {
+		return nil, fmt.Errorf("the API server %s (context %q) answered GET %s with a body that is not valid JSON: %s", c.Server, c.Context, path, escape.Line(scrub.Message(string(body))))
+	}
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
 		return nil, nil
@@ -292,12 +312,29 @@ func (c *Client) get(ctx context.Context, path string) ([]byte, error) {
 	return body, nil
 }
 
-// unreachable names the server and context of a transport error: a refused redirect, or a
-// server krm cannot reach.
+// notJSON names the server and context of an answer client-go could not decode (its error
+// says only "json parse error"); nil for other errors.
+func (c *Client) notJSON(err error) error {
+	var syntax *json.SyntaxError
+	if !errors.As(err, &syntax) && !strings.Contains(err.Error(), "json parse error") {
+		return nil
+	}
+	return fmt.Errorf("the API server %s (context %q) answered with a body that is not valid JSON: %w", c.Server, c.Context, serverMessage(err))
+}
+
+// unreachable names the server and context of a transport error: a refused redirect or
+// answer, a server that did not answer in time, or one krm cannot reach.
 func (c *Client) unreachable(err error) error {
 	var re *RedirectError
 	if errors.As(err, &re) {
 		return fmt.Errorf("context %q: %w", c.Context, re)
+	}
+	var se *ServerError
+	if errors.As(err, &se) {
+		return fmt.Errorf("context %q: %w", c.Context, se)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("the API server %s (context %q) did not answer in time: %w", c.Server, c.Context, &shownError{err: err, msg: scrub.URLs(err.Error())})
 	}
 	return fmt.Errorf("%w %s (context %q): %s", ErrUnreachable, c.Server, c.Context, scrub.URLs(err.Error()))
 }

@@ -15,8 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
@@ -85,12 +85,10 @@ func parseObjects(data []byte) ([]*Object, error) {
 	}
 	objs := make([]*Object, 0, len(nodes))
 	for i, n := range nodes {
-		j, err := yaml.NewRNode(n).MarshalJSON()
-		if err != nil {
-			return nil, malformed("object %d: %v", i+1, err)
-		}
+		// Not kyaml's MarshalJSON: go-yaml's decoding compares a mapping's keys
+		// pairwise (a ConfigMap of 80,000 keys: 30 s). yamlread refused repeated keys.
 		u := &unstructured.Unstructured{}
-		if err := u.UnmarshalJSON(j); err != nil {
+		if err := u.UnmarshalJSON(yamlnode.JSON(n)); err != nil {
 			return nil, malformed("object %d: %v", i+1, err)
 		}
 		if u.GetAPIVersion() == "" || u.GetKind() == "" || u.GetName() == "" {
@@ -162,6 +160,9 @@ func (c *Client) apiError(verb string, o *Object, err error) error {
 	var re *RedirectError
 	if errors.As(err, &ue) || errors.As(err, &ne) || errors.As(err, &re) {
 		return fmt.Errorf("%s %s: %w", verb, o, c.unreachable(err))
+	}
+	if bad := c.notJSON(err); bad != nil {
+		return fmt.Errorf("%s %s: %w", verb, o, bad)
 	}
 	where := "cluster-wide"
 	if o.GetNamespace() != "" {

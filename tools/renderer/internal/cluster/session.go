@@ -2,7 +2,11 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
 
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/clustersupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/rdiff"
@@ -10,8 +14,12 @@ import (
 
 // Linking this package gives krm its Kubernetes client: only the full krm imports it
 // (tools/renderer/krm_helm); the default build and the lean renderer link clustersupport alone.
+//
+// client-go logs through klog to stderr ("E1202 ... request.go:1198] ..."), beside the error
+// krm prints that names the server: its lines are dropped, here where client-go is linked.
 func init() {
 	clustersupport.Register = Open
+	klog.SetLogger(logr.Discard())
 }
 
 // Open reads the manifests, checks the context when the request writes, connects, and names
@@ -20,9 +28,20 @@ func init() {
 func Open(ctx context.Context, r clustersupport.Request) (clustersupport.Session, error) {
 	s, err := open(ctx, r)
 	if err != nil {
-		return nil, scrubbed(err)
+		return nil, scrubbed(deadline(ctx, err))
 	}
 	return s, nil
+}
+
+// ErrDeadline is the error of a command whose deadline (its context's) passed.
+var ErrDeadline = clustersupport.ErrDeadline
+
+// deadline says so when ctx's deadline passed: which bound ended err.
+func deadline(ctx context.Context, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", ErrDeadline, err)
+	}
+	return err
 }
 
 func open(ctx context.Context, r clustersupport.Request) (*session, error) {
@@ -67,17 +86,17 @@ type session struct {
 func (s *session) Where() string { return fmt.Sprintf("context %s (%s)", s.c.Context, s.c.Server) }
 
 func (s *session) Apply(ctx context.Context, o clustersupport.ApplyOptions) error {
-	return scrubbed(s.c.Apply(ctx, s.objs, ApplyOptions{
+	return scrubbed(deadline(ctx, s.c.Apply(ctx, s.objs, ApplyOptions{
 		Force: o.Force, DryRun: o.DryRun, ApplySet: s.set, Prune: o.Prune, Timeout: o.Timeout, Report: o.Report,
 		Record: recordOptions(o), Wait: waitOptions(o),
-	}))
+	})))
 }
 
 func (s *session) Delete(ctx context.Context, dryRun bool, report func(string)) error {
-	return scrubbed(s.c.Delete(ctx, s.objs, s.set, dryRun, report))
+	return scrubbed(deadline(ctx, s.c.Delete(ctx, s.objs, s.set, dryRun, report)))
 }
 
 func (s *session) Diff(ctx context.Context, o clustersupport.DiffOptions) (*rdiff.Report, error) {
 	r, err := s.c.Diff(ctx, s.objs, DiffOptions{Force: o.Force, ApplySet: s.set, Name: o.Name})
-	return r, scrubbed(err)
+	return r, scrubbed(deadline(ctx, err))
 }

@@ -2,7 +2,11 @@ package cluster
 
 import (
 	"errors"
+	"io"
+	"os"
 	"testing"
+
+	"k8s.io/klog/v2"
 
 	"github.com/rules-krm/rules_krm/dev/testing/hostile"
 	"github.com/rules-krm/rules_krm/dev/testing/kubeconfig"
@@ -51,5 +55,25 @@ func TestContextCheckedBeforeConnecting(t *testing.T) {
 	}
 	if len(api.Requests()) == 0 || plugin.Runs() == 0 {
 		t.Errorf("an allowed context: plugin runs %d, requests:\n%s", plugin.Runs(), api.Seen())
+	}
+}
+
+// TestKlogSilenced: what client-go logs through klog reaches no stream (krm's error says it
+// once, naming the server).
+func TestKlogSilenced(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	klog.ErrorS(errors.New("boom"), "Unexpected error when reading response body")
+	klog.Error("another line")
+	klog.Flush()
+	os.Stderr = stderr
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if len(out) > 0 {
+		t.Errorf("klog printed:\n%s", out)
 	}
 }

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
@@ -31,6 +35,15 @@ func (e *RedirectError) Error() string {
 }
 
 func (e *RedirectError) Is(target error) bool { return target == ErrRedirect }
+
+// ServerError is an answer krm refuses before client-go reads it: a body that is not JSON (a
+// proxy's or login page's HTML), or a Retry-After past the deadline. Its text names the
+// request and quotes the server, bounded and escaped.
+type ServerError struct {
+	Server, Msg string
+}
+
+func (e *ServerError) Error() string { return "the API server " + e.Server + " " + e.Msg }
 
 // guard is the innermost RoundTripper of every request krm sends, below client-go's
 // authentication wrappers (rest.Config.Wrap), so it sees each request as it leaves:
@@ -54,6 +67,10 @@ func (g guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, redirected(req, resp)
 	}
 	secrets := append(scrub.FromAuthorization(req.Header.Get("Authorization")), scrub.FromURL(req.URL.String())...)
+	if err := refused(req, resp, secrets); err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
 	if ws := resp.Header.Values("Warning"); len(ws) > 0 {
 		resp.Header["Warning"] = warnings(ws, secrets)
 	}
@@ -71,6 +88,34 @@ func (g guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = &limitedBody{rc: resp.Body, left: MaxResponseBytes, url: req.URL.Path}
 	}
 	return resp, nil
+}
+
+// refused is the ServerError of an answer not worth reading: a 429 or 503 whose
+// Retry-After is past the request's deadline (client-go would sleep until it), or a
+// success whose body is not JSON.
+func refused(req *http.Request, resp *http.Response, secrets []string) error {
+	server := req.URL.Scheme + "://" + req.URL.Host
+	what := req.Method + " " + req.URL.Path
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		after := resp.Header.Get("Retry-After")
+		if secs, err := strconv.Atoi(strings.TrimSpace(after)); err == nil {
+			if dl, ok := req.Context().Deadline(); ok && time.Until(dl) < time.Duration(secs)*time.Second {
+				return &ServerError{Server: server, Msg: fmt.Sprintf("answered %s with %s and Retry-After: %d s, past the deadline (the command's, or the %s a request may take): try again later",
+					what, escape.Line(scrub.Message(resp.Status, secrets...)), secs, RequestTimeout)}
+			}
+		}
+	}
+	if resp.StatusCode/100 != 2 || resp.Body == nil {
+		return nil
+	}
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	if ct == "" || mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "application/vnd.kubernetes.protobuf" || mt == "application/yaml" {
+		return nil
+	}
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	return &ServerError{Server: server, Msg: fmt.Sprintf("answered %s with %s, not JSON (a proxy or a login page in the way?): %s",
+		what, escape.Line(scrub.Message(ct, secrets...)), escape.Line(scrub.Message(string(head), secrets...)))}
 }
 
 // maskedBody reads an error body, up to MaxErrorBytes, with the secrets masked and URLs

@@ -27,6 +27,10 @@ const AllowedContextsEnv = "KRM_ALLOWED_CONTEXTS"
 // ErrContext is the error of a context the command may not use (or that the kubeconfig lacks).
 var ErrContext = errors.New("context not allowed")
 
+// ErrDeadline is the error of a command whose deadline passed (--deadline): what it did
+// until then is printed; the error says what it was waiting for.
+var ErrDeadline = errors.New("the command's deadline passed")
+
 // ErrNoClient is Open's error in a krm built without a Kubernetes client.
 var ErrNoClient = errors.New("this krm is the lean renderer (krm_nohelm) without a Kubernetes client: " +
 	"use the full krm (@rules_krm//tools/renderer:krm)")

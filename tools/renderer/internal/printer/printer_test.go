@@ -8,6 +8,8 @@ import (
 
 	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/dev/testing/krmtest"
 )
 
 // printerStrings exercise go-yaml v2's choices of style, quoting, escapes
@@ -31,12 +33,12 @@ func TestPrinterMatchesGoYAMLv2(t *testing.T) {
 	var doc strings.Builder
 	doc.WriteString("kind: A\nmetadata:\n  name: a\nspec:\n  list:\n")
 	for _, s := range printerStrings {
-		doc.WriteString("  - " + quote(s) + "\n")
+		doc.WriteString("  - " + krmtest.Quote(s) + "\n")
 	}
 	doc.WriteString("  nested:\n  - - a\n    - {}\n    - []\n    - k: v\n      l: [x]\n  - {k: {j: [1, true, null]}}\n  empty: {}\n  none: []\n")
 	doc.WriteString("  map:\n")
 	for _, s := range printerStrings {
-		doc.WriteString("    " + quote(s) + ": " + quote(s) + "\n")
+		doc.WriteString("    " + krmtest.Quote(s) + ": " + krmtest.Quote(s) + "\n")
 	}
 	node, err := yaml.Parse(doc.String())
 	if err != nil {
@@ -64,30 +66,6 @@ func TestPrinterMatchesGoYAMLv2(t *testing.T) {
 	if want := 2*len(printerStrings) - 30; printed < want {
 		t.Errorf("the printer printed %d documents, want at least %d", printed, want)
 	}
-}
-
-// quote spells s as a double-quoted YAML scalar.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x85 || r == 0xfeff || r == 0x2028 || r == 0x2029:
-			b.WriteString(`\u` + hex4(r))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-func hex4(r rune) string {
-	const digits = "0123456789ABCDEF"
-	return string([]byte{digits[r>>12&0xF], digits[r>>8&0xF], digits[r>>4&0xF], digits[r&0xF]})
 }
 
 // comparePrinter checks printNode against go-yaml v2 marshalling

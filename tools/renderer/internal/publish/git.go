@@ -8,8 +8,10 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/scrub"
 )
 
@@ -47,8 +49,13 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 	cmd := exec.CommandContext(ctx, g.exe, full...)
 	cmd.Env = g.env
 	cmd.Stdin = stdin
-	// On a timeout git is killed; its helpers (ssh, git-remote-https) may
-	// hold the pipes open: stop waiting for them soon after.
+	// When ctx ends (a timeout, SIGINT, SIGTERM) git and all it started
+	// (ssh, git-remote-https, a local remote's receive-pack and hooks) are
+	// killed, as a process group of its own: killing git alone would leave
+	// them to finish the push without krm. Then stop waiting for the pipes
+	// soon after.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	var stdout limitedBuffer
 	var stderr limitedBuffer
@@ -72,16 +79,19 @@ func (g *git) exec(ctx context.Context, stdin io.Reader, full []string, sub stri
 }
 
 // clean is git's message without the temporary repository's path,
-// credentials, its hints and all but its last lines.
+// credentials, its hints and all but its last lines, with the terminal
+// controls a remote's hook may print shown as escapes (a carriage return,
+// which git's progress uses to overwrite a line, ends one).
 func (g *git) clean(msg string) string {
 	if g.hide != "" {
 		msg = strings.ReplaceAll(msg, g.hide, "<temporary repository>")
 	}
 	msg = scrub.URLs(scrub.Mask(msg, g.secrets...))
 	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(msg), "\n") {
-		if !strings.HasPrefix(l, "hint:") {
-			lines = append(lines, strings.TrimRight(l, " \t\r"))
+	for _, l := range strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		l = strings.TrimRight(l, " \t")
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "hint:") {
+			lines = append(lines, escape.Line(l))
 		}
 	}
 	if len(lines) > 6 {
@@ -105,19 +115,23 @@ func (e *gitError) Error() string {
 
 // limitedBuffer keeps the first max bytes written and notes an overflow
 // instead of growing without bound.
+// The buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom would let
+// io.Copy, as os/exec uses it, fill it past max.
 type limitedBuffer struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int
 	over bool
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.Len(); len(p) > room {
+	if room := b.max - b.buf.Len(); len(p) > room {
 		b.over = true
 		if room > 0 {
-			b.Buffer.Write(p[:room])
+			b.buf.Write(p[:room])
 		}
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+func (b *limitedBuffer) String() string { return b.buf.String() }

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 )
 
 // maxValue bounds a value printed in text and Markdown (JSON has it whole).
@@ -104,7 +105,7 @@ func (f *File) body(b *bytes.Buffer, color bool) {
 			fd.write(b, color)
 		}
 		for _, ref := range o.References {
-			b.WriteString("    follows the rename: " + ref.ID.String() + " " + ref.Path + "\n")
+			b.WriteString(escape.Line("    follows the rename: "+ref.ID.String()+" "+ref.Path) + "\n")
 		}
 	}
 }
@@ -131,7 +132,7 @@ func (fd *Field) write(b *bytes.Buffer, color bool) {
 			case '@':
 				paint(b, color, cyan, "       "+l)
 			default:
-				b.WriteString("       " + l[1:] + "\n")
+				b.WriteString(escape.Line("       "+l[1:]) + "\n")
 			}
 		}
 	case fd.Change == Reordered:
@@ -146,7 +147,10 @@ func (fd *Field) write(b *bytes.Buffer, color bool) {
 	}
 }
 
+// paint writes one line, its inputs' control characters shown as escapes (escape.Line): a
+// name or value cannot move the cursor, retitle the terminal or fake a line of the report.
 func paint(b *bytes.Buffer, color bool, code, line string) {
+	line = escape.Line(line)
 	if color {
 		b.WriteString(code + line + reset + "\n")
 		return
@@ -154,18 +158,8 @@ func paint(b *bytes.Buffer, color bool, code, line string) {
 	b.WriteString(line + "\n")
 }
 
-// short is a JSON value cut to maxValue bytes (at a rune boundary).
-func short(v json.RawMessage) string {
-	s := string(v)
-	if len(s) <= maxValue {
-		return s
-	}
-	cut := maxValue
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// short is a JSON value cut to maxValue bytes.
+func short(v json.RawMessage) string { return escape.Cut(string(v), maxValue) }
 
 // WriteMarkdown writes the report for a pull-request comment: a table of
 // counts per file, then one collapsed section per file with the text diff.
@@ -176,7 +170,7 @@ func (r *Report) WriteMarkdown(w io.Writer, maxBytes int) error {
 	if !r.Empty() {
 		b.WriteString("| File | Added | Removed | Changed |\n|---|--:|--:|--:|\n")
 		for _, f := range r.Files {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", cell(r.name(f)), f.Added, f.Removed, f.Changed)
+			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", escape.Cell(r.name(f)), f.Added, f.Removed, f.Changed)
 		}
 		b.WriteString("\n")
 	}
@@ -222,20 +216,12 @@ func (r *Report) name(f File) string {
 	return f.Path
 }
 
-// cell writes a path as code in a table cell.
-func cell(s string) string {
-	return "`" + strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "|", `\|`) + "`"
-}
-
 // section is a <details> block with body in a diff code block, cut at whole
 // lines to fit room bytes (whole is false then); "" when not even a few
 // lines fit.
 func section(name, summary, body string, room int) (sec string, whole bool) {
-	fence := "```"
-	for strings.Contains(body, fence) {
-		fence += "`"
-	}
-	head := "<details><summary><code>" + html.EscapeString(name) + "</code>: " + html.EscapeString(summary) + "</summary>\n\n" + fence + "diff\n"
+	body, fence := escape.Block(body)
+	head := "<details><summary><code>" + escape.HTML(name) + "</code>: " + escape.HTML(summary) + "</summary>\n\n" + fence + "diff\n"
 	tail := fence + "\n\n</details>\n\n"
 	if len(head)+len(body)+len(tail) <= room {
 		return head + body + tail, true

@@ -68,7 +68,8 @@ func readFile(path string) ([]object, error) {
 }
 
 // parse reads a YAML stream into objects (a list's items count as its objects),
-// checking the bounds before anything walks the nodes.
+// checking the bounds (and that no mapping repeats a key) before anything walks
+// the nodes.
 func parse(data []byte) ([]object, error) {
 	nodes, err := yamlread.Nodes(data)
 	if err != nil {
@@ -77,9 +78,6 @@ func parse(data []byte) ([]object, error) {
 	var objs []object
 	seen := map[ID]bool{}
 	for i, n := range nodes {
-		if err := uniqueKeys(n); err != nil {
-			return nil, fmt.Errorf("%w: object %d: %v", yamlread.ErrMalformed, i+1, err)
-		}
 		items, err := listItems(n, ID{}, false)
 		if err != nil {
 			return nil, fmt.Errorf("%w: object %d: %v", yamlread.ErrMalformed, i+1, err)
@@ -126,29 +124,6 @@ func listItems(n *yaml.Node, def ID, secret bool) ([]object, error) {
 
 func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
-}
-
-// uniqueKeys refuses a mapping that repeats a key: YAML forbids it, and readers disagree on
-// which one counts (kyaml reads the first, a conversion to JSON keeps the last), so that the
-// object compared could be another than the one applied; for kind, a Secret could be taken
-// for something else.
-func uniqueKeys(n *yaml.Node) error {
-	if n.Kind == yaml.MappingNode {
-		seen := make(map[string]bool, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if seen[k.Value] {
-				return fmt.Errorf("line %d: key %q appears twice in one mapping: YAML allows a key once, and readers differ on which one counts", k.Line, k.Value)
-			}
-			seen[k.Value] = true
-		}
-	}
-	for _, c := range n.Content {
-		if err := uniqueKeys(c); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // newObject reads an object; def gives the kind and group of a list's item that has none.

@@ -52,6 +52,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/rules-krm/rules_krm/dev/testing/apiserver"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/render"
 )
 
@@ -255,7 +256,7 @@ func baseCases(t *testing.T, root string) []agreementCase {
 			if o.Node.Kind != yaml.MappingNode {
 				continue
 			}
-			key := string(jsonOf(o.Node))
+			key := string(yamlnode.JSON(o.Node))
 			if seen[key] {
 				continue
 			}
@@ -627,7 +628,7 @@ func (c *client) installCRDs(t *testing.T, cases []agreementCase) []Object {
 			continue
 		}
 		seen[name] = true
-		code, body := c.do(t, http.MethodPost, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", jsonOf(k.node))
+		code, body := c.do(t, http.MethodPost, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", yamlnode.JSON(k.node))
 		if code != http.StatusCreated {
 			t.Logf("CRD %s not installed (%d): %.200s", name, code, body)
 			continue
@@ -708,7 +709,7 @@ func (c *client) dryRun(t *testing.T, kinds map[string]resource, n *yaml.Node) v
 		setField(m, "namespace", corpusNamespace)
 	}
 	path := objectPath(n, r, corpusNamespace) + "?dryRun=All&fieldValidation=Strict"
-	code, body := c.do(t, http.MethodPost, path, jsonOf(n))
+	code, body := c.do(t, http.MethodPost, path, yamlnode.JSON(n))
 	v := verdict{code: code, message: string(body)}
 	switch {
 	case code/100 == 2, code == http.StatusConflict && bytes.Contains(body, []byte(`"reason":"AlreadyExists"`)):

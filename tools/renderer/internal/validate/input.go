@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/yamlread"
 )
 
 // Bounds of what Read accepts.
@@ -57,10 +59,14 @@ func eachObject(paths []string, fn func(Object) error) error {
 }
 
 // Files returns the files that paths name, as Read reads them: a directory's .yaml, .yml and
-// .json files, recursively, in lexical order.
+// .json files, recursively, in lexical order; "-" (standard input) as it is.
 func Files(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
+		if p == "-" { // standard input, which ValidateFiles reads (Options.Stdin)
+			files = append(files, p)
+			continue
+		}
 		fi, err := os.Stat(p)
 		if err != nil {
 			return nil, err
@@ -182,12 +188,17 @@ func Parse(file string, data []byte) ([]Object, error) {
 // parse calls fn with each object of the YAML stream r, read from file, one document at a
 // time; an error of fn ends it.
 func parse(file string, r io.Reader, fn func(Object) error) error {
-	d := yaml.NewDecoder(r)
+	// The nodes are bounded as the file is read, before go-yaml makes them.
+	lim := yamlread.Limit(r)
+	d := yaml.NewDecoder(lim)
 	for doc := 1; ; doc++ {
 		var n yaml.Node
 		err := d.Decode(&n)
 		if err == io.EOF {
 			return nil
+		}
+		if lim.Err() != nil {
+			return fmt.Errorf("%s: %w: %v", file, ErrInput, lim.Err())
 		}
 		if err != nil {
 			return fmt.Errorf("%s: document %d: %w: %v", file, doc, ErrInput, err)

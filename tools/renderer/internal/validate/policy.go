@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"sort"
 	"strings"
 
@@ -244,7 +245,7 @@ func (v *Validator) evaluatePolicies(files []string, kept [][]byte, results []Re
 	}
 	in := policysupport.Inputs{Namespaces: p.namespaces, Kinds: p.kinds}
 	for k, o := range p.items {
-		po := policysupport.Object{JSON: jsonOf(o.Node), Index: k}
+		po := policysupport.Object{JSON: yamlnode.JSON(o.Node), Index: k}
 		switch {
 		case isPolicy(o.Node):
 			in.Policies = append(in.Policies, po)
@@ -273,7 +274,7 @@ func (v *Validator) evaluatePolicies(files []string, kept [][]byte, results []Re
 	}
 	notEvaluated := map[string]*notEvaluatedNote{}
 	err = reread(func(o Object, i int) {
-		for _, d := range set.Evaluate(jsonOf(o.Node)) {
+		for _, d := range set.Evaluate(yamlnode.JSON(o.Node)) {
 			w := v.walkerOf(o)
 			switch d.Action {
 			case policysupport.NotEvaluated:

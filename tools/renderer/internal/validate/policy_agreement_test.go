@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"io"
 	"net/http"
 	"os"
@@ -120,7 +121,7 @@ func TestPolicyAgreementWithAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range refused {
-		code, body := c.do(t, http.MethodPost, "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies?dryRun=All", jsonOf(o.Node))
+		code, body := c.do(t, http.MethodPost, "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies?dryRun=All", yamlnode.JSON(o.Node))
 		var st struct{ Message string }
 		json.Unmarshal(body, &st)
 		errs := krmRefuses(t, o)
@@ -258,7 +259,7 @@ func (c *client) create(t *testing.T, kinds map[string]resource, o Object) {
 	if !ok {
 		t.Fatalf("%s: the server serves no such kind", objectName(o.Node))
 	}
-	code, body := c.do(t, http.MethodPost, pathOf(o, r), jsonOf(o.Node))
+	code, body := c.do(t, http.MethodPost, pathOf(o, r), yamlnode.JSON(o.Node))
 	if code != http.StatusCreated && code != http.StatusConflict {
 		t.Fatalf("create %s: %d %s", objectName(o.Node), code, body)
 	}
@@ -280,7 +281,7 @@ type policyAnswer struct {
 func (c *client) policyDryRun(t *testing.T, kinds map[string]resource, o Object) policyAnswer {
 	t.Helper()
 	r := kinds[str(o.Node, "apiVersion")+"/"+str(o.Node, "kind")]
-	req, err := http.NewRequest(http.MethodPost, c.s.URL+pathOf(o, r)+"?dryRun=All&fieldValidation=Strict", bytes.NewReader(jsonOf(o.Node)))
+	req, err := http.NewRequest(http.MethodPost, c.s.URL+pathOf(o, r)+"?dryRun=All&fieldValidation=Strict", bytes.NewReader(yamlnode.JSON(o.Node)))
 	if err != nil {
 		t.Fatal(err)
 	}

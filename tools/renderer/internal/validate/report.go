@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/escape"
 )
 
 // Invalid counts the results with errors.
@@ -18,18 +20,18 @@ func Invalid(results []Result) int {
 	return n
 }
 
-// WriteText writes one line per error, then one per note (Validator.Notes: what was not
+// WriteText writes one line per error (inputs' control characters escaped), then one per note (Validator.Notes: what was not
 // checked), then a summary line.
 func WriteText(w io.Writer, results []Result, notes []Error) error {
 	var b strings.Builder
 	for _, r := range results {
 		for _, e := range r.Errors {
-			b.WriteString(e.Error())
+			b.WriteString(escape.Line(e.Error()))
 			b.WriteByte('\n')
 		}
 	}
 	for _, n := range notes {
-		b.WriteString("note: " + n.Error() + "\n")
+		b.WriteString(escape.Line("note: "+n.Error()) + "\n")
 	}
 	fmt.Fprintf(&b, "%d objects, %d invalid\n", len(results), Invalid(results))
 	_, err := io.WriteString(w, b.String())
@@ -61,7 +63,8 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes JUnit XML: a test suite per file, a test case per object, a failure
+// WriteJUnit writes JUnit XML (its names and messages escaped as for a terminal: XML has no
+// way to write most control characters, and CI pages show them raw): a test suite per file, a test case per object, a failure
 // listing its errors; the notes are the first suite's system-out.
 func WriteJUnit(w io.Writer, results []Result, notes []Error) error {
 	var out junitSuites
@@ -71,17 +74,17 @@ func WriteJUnit(w io.Writer, results []Result, notes []Error) error {
 		if !ok {
 			i = len(out.Suites)
 			index[r.File] = i
-			out.Suites = append(out.Suites, junitSuite{Name: r.File})
+			out.Suites = append(out.Suites, junitSuite{Name: escape.Line(r.File)})
 		}
 		s := &out.Suites[i]
-		c := junitCase{Name: r.Object, ClassName: r.File}
+		c := junitCase{Name: escape.Line(r.Object), ClassName: escape.Line(r.File)}
 		if len(r.Errors) > 0 {
 			var lines []string
 			for _, e := range r.Errors {
-				lines = append(lines, e.Error())
+				lines = append(lines, escape.Line(e.Error()))
 			}
 			c.Failure = &junitFailure{Type: "invalid",
-				Message: fmt.Sprintf("%d errors; first: %s: %s", len(r.Errors), r.Errors[0].Field, r.Errors[0].Msg),
+				Message: escape.Line(fmt.Sprintf("%d errors; first: %s: %s", len(r.Errors), r.Errors[0].Field, r.Errors[0].Msg)),
 				Text:    strings.Join(lines, "\n")}
 			s.Failures++
 		}
@@ -91,7 +94,7 @@ func WriteJUnit(w io.Writer, results []Result, notes []Error) error {
 	if len(notes) > 0 && len(out.Suites) > 0 {
 		lines := make([]string, len(notes))
 		for i, n := range notes {
-			lines[i] = "note: " + n.Error()
+			lines[i] = escape.Line("note: " + n.Error())
 		}
 		out.Suites[0].SystemOut = strings.Join(lines, "\n")
 	}

@@ -19,30 +19,16 @@ func TestSecretValuesHidden(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			v, err := New(Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			results, err := v.ValidateFiles([]string{f}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var text, junit strings.Builder
-			if err := WriteText(&text, results, nil); err != nil {
-				t.Fatal(err)
-			}
-			if err := WriteJUnit(&junit, results, nil); err != nil {
-				t.Fatal(err)
-			}
-			secrettest.NoLeak(t, "text", text.String())
-			secrettest.NoLeak(t, "JUnit", junit.String())
+			text, junit := outputs(t, f)
+			secrettest.NoLeak(t, "text", text)
+			secrettest.NoLeak(t, "JUnit", junit)
 			data, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, l := range strings.Split(string(data), "\n") {
-				if w, ok := strings.CutPrefix(l, "# want: "); ok && !strings.Contains(text.String(), w+"\n") {
-					t.Errorf("no line %q in:\n%s", w, text.String())
+				if w, ok := strings.CutPrefix(l, "# want: "); ok && !strings.Contains(text, w+"\n") {
+					t.Errorf("no line %q in:\n%s", w, text)
 				}
 			}
 		})

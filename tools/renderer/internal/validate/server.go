@@ -9,6 +9,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/validate/fieldsource"
 )
@@ -38,7 +39,7 @@ func (v *Validator) serverCRD(o Object, c *crd) ([]crdsupport.Error, error) {
 	if err != nil || chk == nil {
 		return nil, err
 	}
-	check, errs, err := chk.CRD(jsonOf(o.Node))
+	check, errs, err := chk.CRD(yamlnode.JSON(o.Node))
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (w *walker) serverChecks(o Object) {
 			if err != nil || chk == nil {
 				return
 			}
-			if _, errs, err = chk.CRD(jsonOf(o.Node)); err != nil {
+			if _, errs, err = chk.CRD(yamlnode.JSON(o.Node)); err != nil {
 				return
 			}
 		}
@@ -106,7 +107,7 @@ func (w *walker) serverChecks(o Object) {
 		v.checked[c] = map[string]bool{}
 	}
 	v.checked[c][w.version] = true
-	w.server(c.check.Validate(jsonOf(o.Node)))
+	w.server(c.check.Validate(yamlnode.JSON(o.Node)))
 }
 
 // server adds the API server's errors, at the fields they name, but for those at or below a
@@ -134,8 +135,11 @@ func (w *walker) server(errs []crdsupport.Error) {
 	w.at = nil
 }
 
-// covered reports whether one of the first n errors is at path or above it.
+// covered reports whether one of the first n errors, or one left out, is at path or above it.
 func (w *walker) covered(path string, n int) bool {
+	if w.overAt(path) {
+		return true
+	}
 	for _, e := range w.errs[:n] {
 		if e.Field == path || e.Field != "" && (strings.HasPrefix(path, e.Field+".") || strings.HasPrefix(path, e.Field+"[")) {
 			return true

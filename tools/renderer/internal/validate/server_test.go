@@ -268,18 +268,6 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// jsonOf writes what kyaml reads: types from tags, fields written twice kept.
-func TestJSONOf(t *testing.T) {
-	n, err := yaml.Parse("a: 1\nb: 1.5\nc: \"1\"\nd: true\ne: null\nf: [x, 0x10]\na: 2\ng: .inf\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = `{"a":1,"b":1.5,"c":"1","d":true,"e":null,"f":["x",16],"a":2,"g":".inf"}`
-	if got := string(jsonOf(n.YNode())); got != want {
-		t.Errorf("jsonOf: %s, want %s", got, want)
-	}
-}
-
 // TestServerErrorsHideSecrets: a server error at a Secret value (here a string holding a
 // Secret manifest) says its kind of error, never the value nor the server's words about it.
 func TestServerErrorsHideSecrets(t *testing.T) {

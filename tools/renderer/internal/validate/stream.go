@@ -62,7 +62,7 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 	for i, f := range files {
 		starts[i] = len(results)
 		var err error
-		kept[i], err = readFile(f, func(o Object) error {
+		kept[i], err = v.readFile(f, func(o Object) error {
 			if v.trace != nil {
 				v.trace(o, len(results))
 			}
@@ -88,7 +88,7 @@ func (v *Validator) ValidateFiles(paths, crdPaths []string) ([]Result, error) {
 		if i+1 < len(files) {
 			end = starts[i+1]
 		}
-		if err := v.recheck(f, kept[i], results[starts[i]:end], used[starts[i]:end]); err != nil {
+		if err := v.recheck(nameOf(f), kept[i], results[starts[i]:end], used[starts[i]:end]); err != nil {
 			return nil, err
 		}
 	}
@@ -138,10 +138,38 @@ func (v *Validator) recheck(file string, kept []byte, results []Result, used []s
 	return err
 }
 
+// StdinName is how results and errors name the objects of the path "-" (Options.Stdin).
+const StdinName = "stdin"
+
+func nameOf(file string) string {
+	if file == "-" {
+		return StdinName
+	}
+	return file
+}
+
+// readFile is readFile, and for "-" Options.Stdin, read whole (and kept) as a pipe is.
+func (v *Validator) readFile(file string, fn func(Object) error) (kept []byte, err error) {
+	if file != "-" {
+		return readFile(file, fn)
+	}
+	if v.stdin == nil {
+		return nil, fmt.Errorf("-: %w: no standard input to read", ErrInput)
+	}
+	data, err := readBounded(StdinName, v.stdin)
+	if err != nil {
+		return nil, err
+	}
+	return data, parse(StdinName, bytes.NewReader(data), fn)
+}
+
 // regular reports whether every file is a regular file (or cannot be read: its error comes
-// when it is read).
+// when it is read); "-" is not.
 func regular(files []string) bool {
 	for _, f := range files {
+		if f == "-" {
+			return false
+		}
 		if fi, err := os.Stat(f); err == nil && !fi.Mode().IsRegular() {
 			return false
 		}

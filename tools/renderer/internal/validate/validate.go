@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"sort"
@@ -69,6 +70,9 @@ type Options struct {
 	// among the objects (--namespace-labels). ValidateFiles evaluates the policies (policy.go).
 	PolicyFiles     []string
 	NamespaceLabels map[string]map[string]string
+	// Stdin is what the path "-" of ValidateFiles reads (named StdinName in errors); nil:
+	// "-" is an error.
+	Stdin io.Reader
 }
 
 // Validator checks objects. Make one with New, then call ValidateFiles, or add CRDs with
@@ -82,6 +86,7 @@ type Validator struct {
 	// interned holds one Schema of each content among the CRDs' (converter.interned).
 	interned map[string]*Schema
 	sources  *fieldsource.Finder
+	stdin    io.Reader
 	// trace, when set (by tests), sees each object ValidateFiles reads, with the number of
 	// objects validated before it.
 	trace func(o Object, validated int)
@@ -126,7 +131,7 @@ type crd struct {
 func New(opts Options) (*Validator, error) {
 	v := &Validator{version: opts.KubernetesVersion, allow: map[GroupKind]bool{},
 		builtin: map[string]map[string]*Schema{}, crds: map[GroupKind]*crd{}, interned: map[string]*Schema{},
-		sources: opts.Sources, newChecker: crdsupport.New, replayable: true, opts: opts, newPolicyChecker: policysupport.New,
+		sources: opts.Sources, stdin: opts.Stdin, newChecker: crdsupport.New, replayable: true, opts: opts, newPolicyChecker: policysupport.New,
 		crdErrs: map[*yaml.Node][]crdsupport.Error{}, checked: map[*crd]map[string]bool{}}
 	if v.version == "" {
 		v.version = schemas.Default
@@ -340,8 +345,13 @@ type CRDVersion struct {
 // CRDVersions returns the group, kind and served versions of a CustomResourceDefinition
 // (kind "" when it names none).
 func CRDVersions(o Object) (group, kind string, versions []CRDVersion, err error) {
+	// Decoded from JSON, in linear time (go-yaml's Decode compares a mapping's keys
+	// pairwise), a key written twice refused as Decode did.
+	if k := yamlnode.DuplicateKey(o.Node); k != nil {
+		return "", "", nil, fmt.Errorf("%s: CustomResourceDefinition %s: line %d: %w: key %q appears twice in one mapping", o.File, objectName(o.Node), k.Line, ErrInput, k.Value)
+	}
 	var m map[string]any
-	if err := o.Node.Decode(&m); err != nil {
+	if err := json.Unmarshal(yamlnode.JSON(o.Node), &m); err != nil {
 		return "", "", nil, fmt.Errorf("%s: CustomResourceDefinition %s: %w", o.File, objectName(o.Node), err)
 	}
 	spec, _ := m["spec"].(map[string]any)
@@ -404,6 +414,7 @@ func (v *Validator) check(o Object) (Result, schemaOf) {
 	if o.Node.Kind == yaml.MappingNode {
 		w.serverChecks(o)
 	}
+	w.leftOut()
 	res.Errors = w.errs
 	return res, w.used
 }
@@ -430,17 +441,24 @@ type walker struct {
 	// root is the object; secrets its Secret values, found when an error first needs them.
 	root    *yaml.Node
 	secrets *secretdata.Set
+	// dropped counts the errors past MaxErrors, over holds their fields (for covered).
+	dropped int
+	over    map[string]bool
 }
 
 // fail reports an error at the field w.at, whose rendered value is value (nil: missing); n
 // gives the rendered line.
 func (w *walker) fail(n, value *yaml.Node, path, format string, args ...any) {
+	if len(w.errs) >= MaxErrors {
+		w.drop(path)
+		return
+	}
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
 	e := Error{File: w.file, Line: line, Object: w.id, Field: path,
-		Msg: fmt.Sprintf(format, args...), Origin: w.origin, Changed: w.changed}
+		Msg: cut(fmt.Sprintf(format, args...)), Origin: w.origin, Changed: w.changed}
 	if w.v.sources != nil {
 		e.Source, _ = w.v.sources.Find(w.pid, w.at, value)
 	}
@@ -543,7 +561,7 @@ func (w *walker) value(n *yaml.Node, s *Schema, path string) {
 	if isNull(n) {
 		return // null where not nullable: dropped before validation, as absent
 	}
-	got := jsonType(n)
+	got := yamlnode.JSONType(n)
 	if !typeAllowed(s.Types, got, n) {
 		w.fail(n, n, path, "Invalid value: must be of type %s, not %s%s", strings.Join(s.Types, " or "), got, w.shown(n))
 		return
@@ -704,27 +722,6 @@ func (w *walker) scalar(n *yaml.Node, s *Schema, path, got string) {
 	}
 }
 
-// jsonType is the JSON type of a node as kyaml reads it.
-func jsonType(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "object"
-	case yaml.SequenceNode:
-		return "array"
-	}
-	switch n.ShortTag() {
-	case "!!int":
-		return "integer"
-	case "!!float":
-		return "number"
-	case "!!bool":
-		return "boolean"
-	case "!!null":
-		return "null"
-	}
-	return "string"
-}
-
 func typeAllowed(types []string, got string, n *yaml.Node) bool {
 	if len(types) == 0 {
 		return true
@@ -777,7 +774,7 @@ func (w *walker) reveal(n *yaml.Node, text string) string {
 
 func scalarKey(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode {
-		return jsonType(n) + ":" + n.Value
+		return yamlnode.JSONType(n) + ":" + n.Value
 	}
 	b, _ := yaml.Marshal(n)
 	return string(b)

@@ -28,6 +28,11 @@ const Flag = "--persistent_worker"
 // every declared input; a few MB at most in practice).
 const maxMessage = 256 << 20
 
+// maxArguments bounds the arguments of one request (one per declared input; a render of
+// tens of thousands of inputs is far below it): each costs a string, so that 256 MB of empty
+// ones would cost 4 GB.
+const maxArguments = 1 << 20
+
 // Request is the part of a WorkRequest krm uses.
 type Request struct {
 	Arguments []string
@@ -85,9 +90,13 @@ func readMessage(r *bufio.Reader, what string) ([]byte, error) {
 	if n > maxMessage {
 		return nil, fmt.Errorf("worker %s of %d bytes: more than %d", what, n, maxMessage)
 	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
+	// Read as it arrives, not allocated from the length: a length is a promise.
+	b, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if err != nil {
 		return nil, fmt.Errorf("worker %s: %w", what, err)
+	}
+	if uint64(len(b)) < n {
+		return nil, fmt.Errorf("worker %s: %w", what, io.ErrUnexpectedEOF)
 	}
 	return b, nil
 }
@@ -96,14 +105,22 @@ func readMessage(r *bufio.Reader, what string) ([]byte, error) {
 // (field 3); inputs, cancel, verbosity and sandbox_dir are skipped.
 func parseRequest(b []byte) (Request, error) {
 	var req Request
+	var over bool
 	err := decode(b, "request", func(f field) {
 		switch {
 		case f.num == 1 && f.typ == protowire.BytesType:
+			if len(req.Arguments) == maxArguments {
+				over = true
+				return
+			}
 			req.Arguments = append(req.Arguments, string(f.bytes))
 		case f.num == 3 && f.typ == protowire.VarintType:
 			req.ID = int32(f.varint)
 		}
 	})
+	if err == nil && over {
+		err = fmt.Errorf("worker request: more than %d arguments", maxArguments)
+	}
 	return req, err
 }
 

@@ -2,6 +2,7 @@ package yamlread
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -46,7 +47,7 @@ func TestCheckBudget(t *testing.T) {
 		t.Errorf("5 nodes within a budget of 5: budget left %d", budget)
 	}
 	budget := 4
-	if err := check(root, 0, &budget); err == nil || err.Error() != "more than 4194304 YAML nodes in the file" {
+	if err := check(root, 0, &budget); err == nil || err.Error() != fmt.Sprintf("more than %d YAML nodes in the file", MaxNodes) {
 		t.Errorf("5 nodes over a budget of 4: %v", err)
 	}
 }
