@@ -612,6 +612,7 @@ def krm_kustomization(name, srcs = [], deps = [], dir = ".", kind = "", load_res
         manifests no longer hold (`krm apply --prune`).
       **kwargs: common attributes (`visibility`, `tags`, `testonly`, ...), given to every target.
     """
+
     # A kustomization kustomize cannot build alone would fail `bazel build //...`: only the
     # targets including it build it.
     rule_kwargs = dict(kwargs)
