@@ -115,15 +115,11 @@ func Cell(s string) string {
 	return strings.ReplaceAll(Code(s), "|", `\|`)
 }
 
-// HTML is s as the text of an HTML element in Markdown (a <summary>): on one line (a blank
-// line would end the HTML block and start Markdown), with <, >, &, quotes and the characters
-// Markdown reads inside HTML blocks (backticks, '|', '*', '_', '[', ']') as entities.
-func HTML(s string) string {
-	s = html.EscapeString(Line(s))
-	return htmlMarkdown.Replace(s)
-}
-
-var htmlMarkdown = strings.NewReplacer("`", "&#96;", "|", "&#124;", "*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "\\", "&#92;")
+// HTML is s as the text of an HTML element in Markdown (a <summary>): on one line, as a blank
+// line would end the HTML block and start Markdown, with <, >, &, quotes and backticks as
+// entities. Within the line Markdown reads no emphasis or links (the block is raw HTML);
+// backticks are escaped too, as some renderers read code spans there.
+func HTML(s string) string { return strings.ReplaceAll(html.EscapeString(Line(s)), "`", "&#96;") }
 
 // Block is text for the inside of a fenced code block: each line as Line has it (no control
 // characters), and the fence that encloses it safely: longer than any run of backticks in it.

@@ -28,10 +28,10 @@ func TestLineAndText(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	for _, c := range []struct{ in, code, cell, html string }{
-		{"a|b", "`a|b`", "`a\\|b`", "a&#124;b"},
+		{"a|b", "`a|b`", "`a\\|b`", "a|b"},
 		{"x`y", "``x`y``", "``x`y``", "x&#96;y"},
 		{"`edge`", "`` `edge` ``", "`` `edge` ``", "&#96;edge&#96;"},
-		{"</details>\n\n# h", "`</details>\\n\\n# h`", "`</details>\\n\\n# h`", "&lt;/details&gt;&#92;n&#92;n# h"},
+		{"</details>\n\n# h", "`</details>\\n\\n# h`", "`</details>\\n\\n# h`", "&lt;/details&gt;\\n\\n# h"},
 		{"", "` `", "` `", ""},
 	} {
 		if got := Code(c.in); got != c.code {
