@@ -422,7 +422,8 @@ var renderOutput = regexp.MustCompile(`^bazel-out/[^/]+/bin/(.*?)(\.origins\.krm
 
 // renderActions is the render actions (KrmRender, KrmRenderOrigins, KrmManifests) that
 // ran (cached false) or were cache hits, as "MNEMONIC LABEL" (the label of the target in
-// the main repository), sorted.
+// the main repository), sorted: one an action, whose outputs (KrmManifests' snapshot and
+// manifests) are all its target's.
 func renderActions(spawns []bazeltest.Spawn, cached bool) []string {
 	var out []string
 	for _, s := range spawns {
@@ -433,6 +434,7 @@ func renderActions(spawns []bazeltest.Spawn, cached bool) []string {
 			if m := renderOutput.FindStringSubmatch(o); m != nil {
 				pkg, name := filepath.Split(m[1])
 				out = append(out, s.Mnemonic+" //"+strings.TrimSuffix(pkg, "/")+":"+name)
+				break
 			}
 		}
 	}
