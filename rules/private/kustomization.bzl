@@ -221,12 +221,25 @@ def _run_render(r, mnemonic, message, outputs, flags):
         outputs = outputs,
         mnemonic = mnemonic,
         progress_message = "%s %s (%s)" % (message, r.dir, label_string(r.ctx.label)),
-        # A persistent worker renders one action after another in one process, outside
-        # the sandbox: the renderer reads only the inputs the --input flags declare. An
-        # exec function is a process of its own, which only the sandbox confines.
-        execution_requirements = {} if r.functions else {"supports-workers": "1"},
+        execution_requirements = _worker_requirements(r),
         **RUN_TOOLCHAIN_KWARGS
     )
+
+def _worker_requirements(r):
+    """How the render action r may run in a persistent worker.
+
+    A worker renders actions in one process, outside the sandbox: the renderer reads only
+    the inputs the --input flags declare. An exec function is a process of its own, which
+    only the sandbox confines: no worker. The lean renderer serves several actions at once
+    in one multiplex worker (its state is per request; one process for the mnemonic instead
+    of one per action running); Helm's libraries print warnings through Go's process-wide
+    log, which a singleplex worker points at the one request it serves.
+    """
+    if r.functions:
+        return {}
+    if r.lean:
+        return {"supports-multiplex-workers": "1", "supports-workers": "1"}
+    return {"supports-workers": "1"}
 
 def _render_args(ctx, dir, srcs, bases, origins, functions, components, provenance):
     """The arguments of `krm render` shared by the snapshot and manifests actions.
@@ -364,6 +377,7 @@ def _krm_kustomization_impl(ctx):
         struct(
             ctx = ctx,
             renderer = renderer,
+            lean = not needs_helm and getattr(ctx.toolchains[KRM_TOOLCHAIN_TYPE], "lean_renderer", None) != None,
             dir = dir,
             srcs = srcs,
             bases = bases,

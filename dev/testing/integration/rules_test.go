@@ -179,13 +179,22 @@ func TestRulesGeneratedInputs(t *testing.T) {
 
 // Persistent workers: the render actions may run in one (no sandbox needed: the renderer
 // reads only declared inputs), except those running an exec function, a process of its own
-// that only the sandbox confines.
+// that only the sandbox confines; the lean renderer's in a multiplex worker, several at once,
+// the renderer with Helm's one at a time (Helm's libraries log through the process).
 func TestRulesWorkers(t *testing.T) {
 	bz, _, _ := checkoutBazel(t)
-	for target, want := range map[string]bool{"//rules/tests/images:app": true, "//examples/functions:exec": false} {
+	for target, want := range map[string]struct{ worker, multiplex bool }{
+		"//rules/tests/images:app":  {true, true},
+		"//examples/helm:helm":      {true, false},
+		"//examples/functions:exec": {false, false},
+	} {
 		r := bz.Must(t, "aquery", `mnemonic("KrmManifests", `+target+`)`)
-		if got := strings.Contains(r.Stdout, "supports-workers: 1"); got != want {
-			t.Errorf("%s: KrmManifests may run in a persistent worker: %v, want %v", target, got, want)
+		if !strings.Contains(r.Stdout, "Mnemonic: KrmManifests") {
+			t.Fatalf("%s: no KrmManifests action:\n%s", target, r.Stdout)
+		}
+		worker, multiplex := strings.Contains(r.Stdout, "supports-workers: 1"), strings.Contains(r.Stdout, "supports-multiplex-workers: 1")
+		if worker != want.worker || multiplex != want.multiplex {
+			t.Errorf("%s: KrmManifests may run in a persistent worker: %v, a multiplex one: %v; want %v, %v", target, worker, multiplex, want.worker, want.multiplex)
 		}
 	}
 }

@@ -22,17 +22,23 @@ import (
 // os.Stdout points at stderr (the worker's log) while it serves, should a
 // library print there.
 func serveWorker() int {
-	protocol := os.Stdout
+	protocol := worker.NewServer(os.Stdout)
 	os.Stdout = os.Stderr
-	err := worker.Serve(os.Stdin, protocol, func(req worker.Request, out io.Writer) int {
-		// The log package is where kustomize's and Helm's libraries print
-		// warnings; it is process-wide, and Bazel sends a worker one
-		// request at a time, so it points at the request being served.
-		log.SetOutput(out)
-		defer log.SetOutput(os.Stderr)
+	err := protocol.Serve(os.Stdin, func(req worker.Request, out io.Writer) int {
+		if req.ID == 0 {
+			// The log package is where kustomize's and Helm's libraries print
+			// warnings; it is process-wide, and a singleplex worker serves one
+			// request at a time, so it points at the request being served. A
+			// multiplex worker serves only the lean renderer's actions (the
+			// rules ask for it there), whose warnings go to the request's
+			// streams: its log stays the worker's log.
+			log.SetOutput(out)
+			defer log.SetOutput(os.Stderr)
+		}
 		return run(req.Arguments, streams{stdin: eof{}, stdout: out, stderr: out, abort: func(msg string) {
-			// The process ends with this request: answer it first.
-			_ = worker.WriteResponse(protocol, worker.Response{ExitCode: 1, Output: msg, ID: req.ID})
+			// The process ends with this request: answer it first (the
+			// requests running beside it in a multiplex worker fail with it).
+			_ = protocol.Respond(worker.Response{ExitCode: 1, Output: msg, ID: req.ID})
 			os.Exit(1)
 		}})
 	})

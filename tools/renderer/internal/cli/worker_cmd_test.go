@@ -3,10 +3,12 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,8 +28,16 @@ func workerTree(t *testing.T) string {
 // TestWorker runs krm as Bazel runs a persistent worker: one process, five
 // requests (a render, a failing render, renders with the inputs declared in
 // a manifest and in --input flags, one with an input left undeclared), and
-// checks each response and output against krm run as a command.
+// checks each response and output against krm run as a command; as a
+// singleplex worker (no request ids: one request at a time) and as a
+// multiplex one (ids: the requests run at once, answered in any order).
 func TestWorker(t *testing.T) {
+	for _, multiplex := range []bool{false, true} {
+		t.Run(map[bool]string{false: "singleplex", true: "multiplex"}[multiplex], func(t *testing.T) { testWorker(t, multiplex) })
+	}
+}
+
+func testWorker(t *testing.T, multiplex bool) {
 	dir := workerTree(t)
 	manifest := filepath.Join(dir, "inputs.txt")
 	if err := os.WriteFile(manifest, []byte("app/kustomization.yaml\napp/cm.yaml\n"), 0o644); err != nil {
@@ -41,7 +51,11 @@ func TestWorker(t *testing.T) {
 		{"render", "app", "--input", "app/kustomization.yaml", "--input", "app/cm.yaml", "--manifests", "four.yaml"},
 		{"render", "app", "--input", "app/kustomization.yaml", "--manifests", "five.yaml"},
 	} {
-		if err := worker.WriteRequest(&stdin, int32(i), args...); err != nil {
+		id := int32(0)
+		if multiplex {
+			id = int32(i + 1)
+		}
+		if err := worker.WriteRequest(&stdin, id, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -70,14 +84,19 @@ func TestWorker(t *testing.T) {
 	if len(resps) != 5 {
 		t.Fatalf("%d responses, want 5; stdout %q, stderr %s", len(resps), stdout, stderr.String())
 	}
+	if multiplex {
+		slices.SortFunc(resps, func(a, b worker.Response) int { return cmp.Compare(a.ID, b.ID) })
+		for i, r := range resps {
+			if r.ID != int32(i+1) {
+				t.Fatalf("response ids %v: want 1 to 5, each once", resps)
+			}
+		}
+	}
 	if resps[0].ExitCode != 0 || !strings.Contains(resps[0].Output, "'commonLabels' is deprecated") {
 		t.Errorf("first response %+v: want success with the deprecation warning", resps[0])
 	}
 	if resps[1].ExitCode != 1 || !strings.Contains(resps[1].Output, "Error:") || !strings.Contains(resps[1].Output, "missing") {
 		t.Errorf("second response %+v: want exit 1 naming the directory", resps[1])
-	}
-	if resps[1].ID != 1 || resps[2].ID != 2 {
-		t.Errorf("request ids %d, %d; want 1, 2", resps[1].ID, resps[2].ID)
 	}
 	if resps[2].ExitCode != 0 || resps[3].ExitCode != 0 {
 		t.Errorf("third and fourth responses %+v %+v", resps[2], resps[3])

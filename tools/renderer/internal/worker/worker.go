@@ -7,7 +7,9 @@
 // The protocol is Bazel's (src/main/protobuf/worker_protocol.proto): the
 // worker reads WorkRequests from stdin and writes one WorkResponse per
 // request to stdout, each a protocol buffer preceded by its length as a
-// varint. A singleplex worker gets one request at a time.
+// varint. A singleplex worker gets one request at a time, with request_id
+// 0; a multiplex worker gets requests with ids while others still run, and
+// answers each when it is done, in any order.
 package worker
 
 import (
@@ -17,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -46,24 +49,81 @@ type Response struct {
 	ID       int32
 }
 
+// maxInFlight bounds the requests a multiplex worker runs at once (Bazel sends at most
+// --worker_max_multiplex_instances, 8 by default): a render holds its whole tree in memory.
+const maxInFlight = 8
+
 // Serve reads requests from r until it ends, runs each with do (the
 // request, and where to write what the action prints) and writes the
-// responses to w. It returns nil when r ends between requests.
+// responses to w: NewServer(w).Serve(r, do).
 func Serve(r io.Reader, w io.Writer, do func(req Request, out io.Writer) int) error {
+	return NewServer(w).Serve(r, do)
+}
+
+// A Server writes the responses of one worker process.
+type Server struct {
+	mu  sync.Mutex // serialises responses; guards err
+	w   io.Writer
+	err error // the first write's error
+}
+
+// NewServer returns a Server writing its responses to w.
+func NewServer(w io.Writer) *Server { return &Server{w: w} }
+
+// Respond writes resp whole, never interleaved with another: for a request
+// that must be answered before do returns (krm ending the process).
+func (s *Server) Respond(resp Response) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = WriteResponse(s.w, resp)
+	}
+	return s.err
+}
+
+func (s *Server) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Serve reads requests from r until it ends and runs each with do. A
+// request with an id (a multiplex worker's) runs beside those still
+// running, at most maxInFlight at once; one without runs alone. It returns
+// nil when r ends between requests, once every response is written.
+func (s *Server) Serve(r io.Reader, do func(req Request, out io.Writer) int) error {
 	br := bufio.NewReader(r)
-	for {
-		req, err := ReadRequest(br)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	var running sync.WaitGroup
+	slots := make(chan struct{}, maxInFlight)
+	serve := func(req Request) {
 		var out bytes.Buffer
 		code := do(req, &out)
-		if err := WriteResponse(w, Response{ExitCode: int32(code), Output: out.String(), ID: req.ID}); err != nil {
+		_ = s.Respond(Response{ExitCode: int32(code), Output: out.String(), ID: req.ID})
+	}
+	for {
+		req, err := ReadRequest(br)
+		if err != nil {
+			running.Wait()
+			if errors.Is(err, io.EOF) {
+				return s.failed()
+			}
 			return err
 		}
+		if err := s.failed(); err != nil {
+			running.Wait()
+			return err
+		}
+		if req.ID == 0 {
+			running.Wait() // a singleplex worker is never sent another before the answer
+			serve(req)
+			continue
+		}
+		slots <- struct{}{}
+		running.Add(1)
+		go func() {
+			defer func() { <-slots; running.Done() }()
+			serve(req)
+		}()
 	}
 }
 

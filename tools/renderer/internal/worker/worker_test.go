@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -102,5 +104,66 @@ func TestServeBadInput(t *testing.T) {
 	}
 	if err := Serve(bytes.NewReader(nil), io.Discard, do); err != nil {
 		t.Errorf("empty input: %v", err)
+	}
+}
+
+// TestServeMultiplex: requests with ids run beside each other (each waits here until all
+// have started, which a worker serving one at a time never reaches), at most maxInFlight at
+// once, and each is answered with its own id and output.
+func TestServeMultiplex(t *testing.T) {
+	const n = maxInFlight
+	var in []byte
+	for i := 1; i <= n; i++ {
+		in = append(in, request(int32(i), "render", fmt.Sprint(i))...)
+	}
+	in = append(in, request(n+1, "render", "late")...)
+	var started sync.WaitGroup
+	started.Add(n)
+	var mu sync.Mutex
+	running, most := 0, 0
+	var out bytes.Buffer
+	done := make(chan error)
+	go func() {
+		done <- Serve(bytes.NewReader(in), &out, func(req Request, w io.Writer) int {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			if req.Arguments[1] != "late" {
+				started.Done()
+				started.Wait()
+			}
+			mu.Lock()
+			running--
+			mu.Unlock()
+			fmt.Fprintf(w, "rendered %s", req.Arguments[1])
+			return int(req.ID % 2)
+		})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the requests did not run beside each other")
+	}
+	if most > maxInFlight {
+		t.Errorf("%d requests ran at once, more than %d", most, maxInFlight)
+	}
+	resps := readResponses(t, out.Bytes())
+	if len(resps) != n+1 {
+		t.Fatalf("%d responses, want %d", len(resps), n+1)
+	}
+	seen := map[int32]bool{}
+	for _, r := range resps {
+		want := fmt.Sprintf("rendered %d", r.ID)
+		if r.ID == n+1 {
+			want = "rendered late"
+		}
+		if r.Output != want || r.ExitCode != r.ID%2 || seen[r.ID] {
+			t.Errorf("response %+v: want output %q, exit %d, once", r, want, r.ID%2)
+		}
+		seen[r.ID] = true
 	}
 }
