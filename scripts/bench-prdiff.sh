@@ -4,10 +4,12 @@
 # directories), in one run:
 #   1. main's CI: `bazel build //...` of the base revision with a disk cache (the base is in it);
 #   2. a pull request that edits one leaf base (a configMapGenerator literal);
-#   3. prdiff --base main, three times: a CI job (the Bazel servers stopped, the base worktree's
+#   3. prdiff --base main, four times: a CI job (the Bazel servers stopped, the base worktree's
 #      output base new), a second run with --no-cache (servers stopped, the base worktree's output
-#      base kept, as prdiff keeps it between runs), and a rerun (the head's server running, the
-#      base's manifests kept by the first run: a fixup pushed, a job retried, a developer);
+#      base kept, as prdiff keeps it between runs), a rerun (the head's server running, the
+#      base's manifests kept by the first run: a fixup pushed, a job retried, a developer), and a
+#      CI job given the base's renders (servers stopped, --base-manifests DIR: what main's CI
+#      wrote with --write-base-manifests after its build; one Bazel server, the head's);
 #   4. the loop teams run today: `kustomize build` (v5.8.2) of every deployment (envs/*/*/*) at
 #      both revisions, then `diff -u` of each pair;
 #   5. sizes: prdiff's text, Markdown and JSON against the loop's diff, and the objects each names
@@ -22,7 +24,8 @@
 # query's rdeps of the edited base, or a prebuilt consumer's flow has a Go action).
 #
 # Usage: scripts/bench-prdiff.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
-#        RENDERER=prebuilt|source)
+#        RENDERER=prebuilt|source; TSV=FILE appends one line of figures to FILE for
+#        scripts/bench-scale.sh: PRDIFF_COLUMNS below)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -31,6 +34,9 @@ export GOTOOLCHAIN=local
 source "$ROOT/scripts/bazel-lib.sh"
 KUSTOMIZE_VERSION=v5.8.2
 log() { echo "bench-prdiff: $*" >&2; }
+# The columns of a TSV line: directories, deployments, affected kustomizations, main's CI build
+# and its --write-base-manifests, the four prdiff runs and the loop, in wall seconds.
+PRDIFF_COLUMNS="dirs deployments affected main write_base ci_job no_cache rerun given_base loop"
 RENDERER=${RENDERER:-prebuilt}
 [[ $RENDERER == prebuilt || $RENDERER == source ]] || { echo "bench-prdiff: RENDERER=$RENDERER: want prebuilt or source" >&2; exit 2; }
 # shellcheck source=scripts/bench-tools.sh
@@ -41,7 +47,7 @@ ws=$dir/repo
 dc=$(krm_disk_cache)
 export TMPDIR=$dir/tmp # where prdiff puts its base worktree
 [[ -d $ws ]] && (cd "$ws" && bazel shutdown >/dev/null 2>&1) || true
-rm -rf "$ws" "$dir/loop" "$dir/out" "$TMPDIR"
+rm -rf "$ws" "$dir/loop" "$dir/out" "$dir/base-manifests" "$TMPDIR"
 mkdir -p "$dir/loop" "$dir/out" "$TMPDIR"
 server=
 cleanup() {
@@ -79,6 +85,11 @@ git add -A . && git -c user.name=bench -c user.email=bench@example.com commit -q
 t0=$(now)
 bazel build "${flags[@]}" --remote_download_outputs=all //... 2>"$dir/main.log"
 main_s=$(secs "$t0" "$(now)")
+# ... and keeps the renders of main for the pull requests (the head's build is in the cache).
+t0=$(now)
+"$dir/prdiff" --write-base-manifests "$dir/base-manifests" --workspace "$ws" --disk-cache "$dc" \
+  --bazel-flag=--symlink_prefix=/ --bazel-flag=--nosandbox_debug 2>"$dir/write-base.log"
+write_s=$(secs "$t0" "$(now)")
 if [[ $RENDERER == prebuilt ]]; then
   grep -qx "$archive" "$dir/served.log" || { echo "FAIL: Bazel did not download $archive from the release server" >&2; exit 1; }
 fi
@@ -135,6 +146,10 @@ second_s=$(run second markdown --no-cache)
 bazel info "${flags[@]}" >/dev/null 2>&1 # the head's server up
 warm_s=$(run warm json)
 grep -q "from an earlier run" "$dir/out/warm.log" || { echo "FAIL: the rerun rendered the base again" >&2; exit 1; }
+bazel shutdown 2>/dev/null
+given_s=$(run given json --base-manifests "$dir/base-manifests")
+grep -q "the base's manifests from base manifests in" "$dir/out/given.log" || { cat "$dir/out/given.log" >&2; echo "FAIL: prdiff built the base although its renders were given" >&2; exit 1; }
+cmp -s <(jq -S .diff "$dir/out/warm.json") <(jq -S .diff "$dir/out/given.json") || { echo "FAIL: the diff from the given base differs from the built base's" >&2; exit 1; }
 got=$(prdiff --affected-only 2>/dev/null)
 [[ $got == "$want" ]] || { echo "FAIL: prdiff's affected set differs from bazel query rdeps" >&2; diff <(echo "$want") <(echo "$got") >&2; exit 1; }
 affected=$(echo "$got" | wc -l)
@@ -149,7 +164,8 @@ fi
 steps() {
   awk '/^prdiff: \(in / && $5 == "took" { side = ($3 ~ /\/krm-prdiff-[0-9a-f]+\/base/ ? "base" : "head"); printf "%s%s %s %.1f", sep, side, $4, $6; sep = ", " }
     /^prdiff: the base checked out/{ sub(/.*\(/, ""); sub(/ s\)/, ""); printf "%scheckout %.1f", sep, $0; sep = ", " }
-    /from an earlier run/{ printf "%sbase from the first run", sep; sep = ", " }' "$dir/out/$1.log"
+    /from an earlier run/{ printf "%sbase from the first run", sep; sep = ", " }
+    /the base.s manifests from base manifests in/{ printf "%sbase given", sep; sep = ", " }' "$dir/out/$1.log"
 }
 
 # 4. the loop of today, both revisions in their own checkout.
@@ -200,11 +216,12 @@ $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)
 | prdiff, CI job: Bazel servers stopped, new base output base | **$first_s** | $affected affected kustomizations (= bazel query rdeps); $(steps first) |
 | prdiff --no-cache: servers stopped, base output base kept | **$second_s** | $(steps second) |
 | prdiff rerun: the head's server running, the base's manifests kept | **$warm_s** | $(steps warm) |
+| prdiff, CI job given main's renders (--base-manifests): one Bazel server | **$given_s** | $(steps given); main's CI wrote them in $write_s s |
 | CI job's base build, Bazel profile (s) | | $(phases "$dir/out/first-base.profile.gz") |
 | CI job's head build, Bazel profile (s) | | $(phases "$dir/out/first-head.profile.gz") |
 | the loop: kustomize build of every deployment at both revisions | $build_s | $((2 * ${#overlays[@]})) runs |
 | the loop: diff -u of each pair | $diff_s | |
-| the loop in all | **$loop_s** | loop / prdiff: $(awk -v l="$loop_s" -v a="$first_s" -v b="$second_s" -v c="$warm_s" 'BEGIN { printf "%.1fx (CI job), %.1fx (--no-cache), %.1fx (rerun)", l / a, l / b, l / c }') |
+| the loop in all | **$loop_s** | loop / prdiff: $(awk -v l="$loop_s" -v a="$first_s" -v b="$second_s" -v c="$warm_s" -v d="$given_s" 'BEGIN { printf "%.1fx (CI job), %.1fx (--no-cache), %.1fx (rerun), %.1fx (given the base)", l / a, l / b, l / c, l / d }') |
 
 | output | bytes | objects named |
 |---|---:|---:|
@@ -213,3 +230,7 @@ $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)
 | prdiff Markdown | $(size "$dir/out/second.markdown") | |
 | prdiff JSON | $(size "$dir/out/warm.json") | |
 EOF
+if [[ -n ${TSV:-} ]]; then
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(find . -name kustomization.yaml | wc -l)" "${#overlays[@]}" "$affected" \
+    "$main_s" "$write_s" "$first_s" "$second_s" "$warm_s" "$given_s" "$loop_s" >>"$TSV"
+fi

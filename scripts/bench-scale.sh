@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The scale benchmark (docs/performance.md, "Scale"): scripts/bench-gazelle.sh at each size of
-# the generated monorepo, one after the other in one run, its figures appended to one TSV, then
-# the plot of time against size drawn from that TSV (dev/bench/plot).
+# The scale benchmark (docs/performance.md, "Scale"): scripts/bench-gazelle.sh and
+# scripts/bench-prdiff.sh (the pull-request flow; PRDIFF=0 leaves it out) at each size of the
+# generated monorepo, one after the other in one run, each size's figures one line of one TSV
+# (BENCH_COLUMNS, then PRDIFF_COLUMNS from their third on), then the plot of time against size
+# drawn from that TSV (dev/bench/plot).
 #
 # Usage: scripts/bench-scale.sh OUT.tsv OUT.svg
 #   SIZES="120:20 120:100 296:270"  APPS:TEAMS per size (APPS + 4 + 10 * TEAMS directories, TEAMS <= APPS:
@@ -18,11 +20,21 @@ SIZES=${SIZES:-120:20 120:100 296:270}
 RUNS=${RUNS:-1}
 {
   echo "# scripts/bench-scale.sh $(date -u +%Y-%m-%d) $(git -C "$ROOT" rev-parse --short HEAD) RENDERER=${RENDERER:-prebuilt}, $(nproc) CPUs"
-  echo "# dirs deployments gazelle loop ploop clean noop edit second heap_mb worker_mb clean_internal clean_worker second_internal analysis clean_server_cpu clean_worker_cpu"
+  echo "# dirs deployments gazelle loop ploop clean noop edit second heap_mb worker_mb clean_internal clean_worker second_internal analysis clean_server_cpu clean_worker_cpu affected pr_main pr_write_base pr_ci_job pr_no_cache pr_rerun pr_given_base pr_loop"
 } >"$tsv"
 for _ in $(seq "$RUNS"); do
   for size in $SIZES; do
-    APPS=${size%%:*} TEAMS=${size##*:} TSV=$tsv "$ROOT/scripts/bench-gazelle.sh"
+    line=$(mktemp)
+    APPS=${size%%:*} TEAMS=${size##*:} TSV=$line "$ROOT/scripts/bench-gazelle.sh"
+    if [[ ${PRDIFF:-1} != 0 ]]; then
+      pr=$(mktemp)
+      APPS=${size%%:*} TEAMS=${size##*:} TSV=$pr "$ROOT/scripts/bench-prdiff.sh"
+      paste "$line" <(cut -f3- "$pr") >>"$tsv"
+      rm -f "$pr"
+    else
+      cat "$line" >>"$tsv"
+    fi
+    rm -f "$line"
   done
 done
 (cd "$ROOT" && go run ./dev/bench/plot "$tsv") >"$svg.tmp"

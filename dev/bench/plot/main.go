@@ -30,7 +30,9 @@ type series struct {
 	dashed bool
 }
 
-// The columns of BENCH_COLUMNS (scripts/bench-gazelle.sh) that are wall seconds.
+// The columns of BENCH_COLUMNS (scripts/bench-gazelle.sh) that are wall seconds, then those of
+// PRDIFF_COLUMNS (scripts/bench-prdiff.sh) that scripts/bench-scale.sh appends to each line:
+// drawn when every size has them.
 var steps = []series{
 	{"kustomize loop, one after another", 3, "#888888", true},
 	{"kustomize loop, xargs -P", 4, "#444444", true},
@@ -38,6 +40,9 @@ var steps = []series{
 	{"second output base, from the disk cache", 8, "#2ca02c", false},
 	{"one leaf base edited", 7, "#ff7f0e", false},
 	{"no-op", 6, "#d62728", false},
+	{"pull request: kustomize both sides + diff", 24, "#8c564b", true},
+	{"pull request: prdiff, cold CI job", 20, "#9467bd", false},
+	{"pull request: prdiff, base renders given", 23, "#e377c2", false},
 }
 
 func main() {
@@ -122,9 +127,19 @@ func draw(w io.Writer, rows map[float64][]float64) error {
 		sizes = append(sizes, s)
 	}
 	sort.Float64s(sizes)
+	var drawn []series
+	for _, st := range steps {
+		all := true
+		for _, r := range rows {
+			all = all && st.column < len(r)
+		}
+		if all {
+			drawn = append(drawn, st)
+		}
+	}
 	maxS := minSeconds
 	for _, r := range rows {
-		for _, st := range steps {
+		for _, st := range drawn {
 			maxS = math.Max(maxS, r[st.column])
 		}
 	}
@@ -151,7 +166,7 @@ func draw(w io.Writer, rows map[float64][]float64) error {
 	fmt.Fprintf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n", left, top, plotW, plotH)
 	fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">kustomization directories (log)</text>\n", left+plotW/2, height-18)
 	fmt.Fprintf(b, "<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">wall seconds (log)</text>\n", top+plotH/2, top+plotH/2)
-	for i, st := range steps {
+	for i, st := range drawn {
 		var pts []string
 		for _, s := range sizes {
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(s), y(rows[s][st.column])))

@@ -7,8 +7,10 @@ import (
 	"testing"
 )
 
-func TestPlot(t *testing.T) {
-	f, err := os.Open("testdata/two-sizes.tsv")
+// readFixture reads testdata/NAME as plot reads its TSV.
+func readFixture(t *testing.T, name string) map[float64][]float64 {
+	t.Helper()
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,6 +19,11 @@ func TestPlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+func TestPlot(t *testing.T) {
+	rows := readFixture(t, "two-sizes.tsv")
 	// Two lines of 1124: the median of two is the larger (index len/2).
 	if got := rows[1124][5]; got != 44 {
 		t.Errorf("clean build of 1124 = %v, want the median 44", got)
@@ -37,8 +44,27 @@ func TestPlot(t *testing.T) {
 			t.Errorf("the SVG lacks %q", want)
 		}
 	}
+	if n := strings.Count(svg, "<polyline"); n != 6 || strings.Contains(svg, "pull request") {
+		t.Errorf("%d lines, want the 6 of bench-gazelle's columns and none of the pull-request flow's", n)
+	}
+}
+
+// With bench-prdiff's columns appended (scripts/bench-scale.sh), the pull-request lines are
+// drawn too.
+func TestPlotPullRequests(t *testing.T) {
+	rows := readFixture(t, "with-prdiff.tsv")
+	var b bytes.Buffer
+	if err := draw(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
 	if n := strings.Count(svg, "<polyline"); n != len(steps) {
 		t.Errorf("%d lines, want %d", n, len(steps))
+	}
+	for _, want := range []string{"pull request: prdiff, cold CI job", "pull request: prdiff, base renders given", ">3000<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
 	}
 }
 
