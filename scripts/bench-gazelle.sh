@@ -87,7 +87,9 @@ cpu() {
   done
   awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
 }
-workers() { pgrep -f -- '--persistent_worker' || true; }
+# workers SERVER: the persistent workers of that Bazel server (not those of other builds on the
+# machine).
+workers() { pgrep -P "$1" -f -- '--persistent_worker' || true; }
 # timed NAME OUTPUT_BASE_FLAG BAZEL ARGS...: one timed Bazel command, its stderr in logs/NAME.log
 # and its JSON profile in logs/NAME.profile.gz (no execution log: writing it costs more than
 # many actions do); sets $wall, and $server_cpu and $worker_cpu, the seconds of CPU the Bazel
@@ -97,12 +99,12 @@ timed() {
   shift 2
   server=$(bazel "$base" info server_pid 2>/dev/null)
   s0=$(cpu "$server")
-  w0=$(cpu $(workers))
+  w0=$(cpu $(workers "$server"))
   t0=$(now)
   bazel "$base" "$@" --profile="$dir/logs/$name.profile.gz" 2>"$dir/logs/$name.log" || { tail -20 "$dir/logs/$name.log" >&2; return 1; }
   wall=$(secs "$t0" "$(now)")
   server_cpu=$(awk -v a="$s0" -v b="$(cpu "$server")" 'BEGIN { printf "%.1f", b - a }')
-  w=$(cpu $(workers))
+  w=$(cpu $(workers "$server"))
   worker_cpu=$(awk -v a="$w0" -v b="$w" 'BEGIN { printf "%.1f", b - a }')
   printf '%s\t%s\t%s\n' "$name" "$server_cpu" "$worker_cpu" >>"$dir/logs/cpu.tsv"
 }
@@ -176,7 +178,10 @@ if [[ $others != 0 ]]; then
 fi
 # What the server and its workers hold once every kustomization is analysed and rendered.
 heap_mb=$(bazel "${b1[@]}" info "${flags[@]}" used-heap-size-after-gc 2>/dev/null | sed 's/MB$//')
-worker_mb=$(ps -eo rss=,args= | awk '/--persistent_worker/ && !/awk/ { s += $1 } END { printf "%d", s / 1024 }')
+server=$(bazel "${b1[@]}" info server_pid 2>/dev/null)
+pids=$(workers "$server" | paste -sd, -)
+worker_mb=0
+[[ -z $pids ]] || worker_mb=$(ps -o rss= -p "$pids" | awk '{ s += $1 } END { printf "%d", s / 1024 }')
 bin=$(bazel "${b1[@]}" info "${flags[@]}" bazel-bin 2>/dev/null)
 for o in "${overlays[@]}"; do
   f=${o//\//_}.yaml
