@@ -24,7 +24,7 @@
 # from kustomize, the second output base runs renders, or a prebuilt consumer compiles Go.
 #
 # Usage: scripts/bench-gazelle.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
-#        APPS + 4 + 10 * TEAMS in all; RENDERER=prebuilt|source; TSV=FILE)
+#        APPS + 4 + 10 * TEAMS in all; RENDERER=prebuilt|source; TSV=FILE; BAZEL_FLAGS="--watchfs ...")
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export GOTOOLCHAIN=local
@@ -75,8 +75,10 @@ sed -i '/^# A kustomization of another module/,$d; /"krm_golden_test")$/d' "$ws/
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-# Debian's /etc/bazel/bazelrc turns --sandbox_debug on, which slows every action.
-flags=(--disk_cache="$dc" --symlink_prefix=/ --nosandbox_debug)
+# Debian's /etc/bazel/bazelrc turns --sandbox_debug on, which slows every action. BAZEL_FLAGS
+# (words) go to every timed command: an A/B of one Bazel option in the same hour.
+# shellcheck disable=SC2206
+flags=(--disk_cache="$dc" --symlink_prefix=/ --nosandbox_debug ${BAZEL_FLAGS:-})
 cd "$ws"
 
 # cpu PID...: user + system seconds the processes have used (0 for one that is gone).
