@@ -90,12 +90,17 @@ func TestWait(t *testing.T) {
 	}
 }
 
+// The printer's lines, plain and live; what it prints of the objects is escaped in both,
+// since a live printer writes to the terminal itself.
 func TestPrinter(t *testing.T) {
 	var plain, live strings.Builder
+	const hostile = "Widget shop/a\x1b]0;owned\x07\x1b[2J"
 	events := []Event{
-		{Name: "Widget shop/a", Result: Result{State: InProgress, Reason: "Ready=False (Starting)"}, Current: 0, Total: 2},
-		{Name: "Widget shop/a", Result: Result{State: Current}, Generation: 2, Current: 1, Total: 2},
-		{Name: "Widget shop/b", Result: Result{State: InProgress, Reason: strings.Repeat("x", 300)}, Current: 1, Total: 2},
+		{Name: "Widget shop/a", Result: Result{State: InProgress, Reason: "Ready=False (Starting)"}, Current: 0, Total: 3},
+		{Name: "Widget shop/a", Result: Result{State: Current}, Generation: 2, Current: 1, Total: 3},
+		{Name: hostile, Result: Result{State: InProgress, Reason: "Ready=False: \x1b[31mred\r\u202eevil"}, Current: 1, Total: 3},
+		{Name: hostile, Result: Result{State: Current}, Generation: 1, Current: 2, Total: 3},
+		{Name: "Widget shop/b", Result: Result{State: InProgress, Reason: strings.Repeat("x", 300)}, Current: 2, Total: 3},
 	}
 	p, l := NewPrinter(&plain, false), NewPrinter(&live, true)
 	for _, e := range events {
@@ -104,10 +109,16 @@ func TestPrinter(t *testing.T) {
 	}
 	p.Done()
 	l.Done()
-	if want := "[0/2 current] Widget shop/a InProgress: Ready=False (Starting)\n[1/2 current] Widget shop/a current (generation 2)\n[1/2 current] Widget shop/b InProgress: " + strings.Repeat("x", 300) + "\n"; plain.String() != want {
-		t.Errorf("plain:\n%q", plain.String())
+	const name = `Widget shop/a\x1b]0;owned\x07\x1b[2J`
+	const reason = `Ready=False: \x1b[31mred\r\u202eevil`
+	if want := "[0/3 current] Widget shop/a InProgress: Ready=False (Starting)\n[1/3 current] Widget shop/a current (generation 2)\n" +
+		"[1/3 current] " + name + " InProgress: " + reason + "\n[2/3 current] " + name + " current (generation 1)\n" +
+		"[2/3 current] Widget shop/b InProgress: " + strings.Repeat("x", 300) + "\n"; plain.String() != want {
+		t.Errorf("plain:\n%q\nwant\n%q", plain.String(), want)
 	}
-	want := "[0/2 current] Widget shop/a InProgress: Ready=False (Starting)\r\x1b[KWidget shop/a current (generation 2)\n[1/2 current] Widget shop/b InProgress: " + strings.Repeat("x", maxLive-3-len("[1/2 current] Widget shop/b InProgress: ")) + "...\r\x1b[K"
+	want := "[0/3 current] Widget shop/a InProgress: Ready=False (Starting)\r\x1b[KWidget shop/a current (generation 2)\n" +
+		"[1/3 current] " + name + " InProgress: " + reason + "\r\x1b[K" + name + " current (generation 1)\n" +
+		"[2/3 current] Widget shop/b InProgress: " + strings.Repeat("x", maxLive-len("…")-len("[2/3 current] Widget shop/b InProgress: ")) + "…\r\x1b[K"
 	if live.String() != want {
 		t.Errorf("live:\n%q\nwant\n%q", live.String(), want)
 	}
