@@ -15,6 +15,7 @@ package deliver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -131,7 +132,30 @@ func TestRunTargets(t *testing.T) {
 		t.Errorf("prod.diff after editing %s:\n%s\nwant:\n%s", base, out, want)
 	}
 
-	// Delete: every object goes, and the ApplySet's parent.
+	// Stamped, with provenance: the apply target passes the kustomization's provenance
+	// manifest and the workspace status's commit (--provenance-manifest, --source-commit-from),
+	// and krm apply records both with each generation (docs/provenance.md). Before the
+	// delete: no namespace controller runs, so a deleted Namespace would stay Terminating.
+	status := filepath.Join(ws, "..", "workspace-status.sh")
+	bazeltest.WriteFile(t, status, "#!/bin/sh\necho STABLE_GIT_COMMIT e2ec0ffee\n")
+	scripts["prod.apply stamped"] = filepath.Join(ws, "..", "prod.apply.stamped.sh")
+	bazel("run", "--stamp", "--workspace_status_command="+status, "--//rules:provenance", "--script_path="+scripts["prod.apply stamped"], pkg+":prod.apply")
+	run("prod.apply stamped", 0, "--context", apiserver.AdminContext)
+	entry := c.recorded(t, "apps", "Deployment", "example-prod", "prod-example")
+	deployment := &unstructured.Unstructured{}
+	deployment.SetAPIVersion("apps/v1")
+	deployment.SetKind("Deployment")
+	deployment.SetNamespace("example-prod")
+	deployment.SetName("prod-example")
+	gen := c.get(t, deployment).GetGeneration() // a new one: the base edit changed its template
+	if entry["generation"] != float64(gen) || entry["commit"] != "e2ec0ffee" || !strings.HasPrefix(fmt.Sprint(entry["inputDigest"]), "sha256:") ||
+		entry["kustomization"] == nil {
+		t.Errorf("the stamped apply recorded %v for the Deployment, want generation %d of commit e2ec0ffee with its inputs digest and kustomization", entry, gen)
+	}
+
+	// Delete: every object goes, and the ApplySet's parent. (Built again: the stamped build
+	// wrote its outputs in the same output directory, under the runfiles of this script.)
+	bazel("build", pkg+":prod.delete")
 	out = run("prod.delete", 0, "--context", apiserver.AdminContext)
 	checkLines(t, "delete", out, rendered, "deleted")
 	for _, obj := range rendered {
@@ -144,6 +168,38 @@ func TestRunTargets(t *testing.T) {
 	if parent := c.applySetParents(t); len(parent) != 0 {
 		t.Errorf("ApplySet parents after prod.delete: %q", parent)
 	}
+}
+
+// recorded is the newest entry of the generation record of the ApplySet of namespace default
+// (there is one) for the object named.
+func (c *client) recorded(t *testing.T, group, kind, namespace, name string) map[string]any {
+	t.Helper()
+	parents := c.applySetParents(t)
+	if len(parents) != 1 {
+		t.Fatalf("ApplySet parents: %q, want one", parents)
+	}
+	cm, err := c.dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default").
+		Get(context.Background(), parents[0]+".krm-generations", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the generation record: %v", err)
+	}
+	data, _, _ := unstructured.NestedString(cm.Object, "data", "generations.json")
+	var rec struct {
+		Objects []struct {
+			Group, Kind, Namespace, Name string
+			Generations                  []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(data), &rec); err != nil {
+		t.Fatalf("the generation record: %v\n%s", err, data)
+	}
+	for _, o := range rec.Objects {
+		if o.Group == group && o.Kind == kind && o.Namespace == namespace && o.Name == name && len(o.Generations) > 0 {
+			return o.Generations[len(o.Generations)-1]
+		}
+	}
+	t.Fatalf("the generation record has no %s %s/%s:\n%s", kind, namespace, name, data)
+	return nil
 }
 
 func edit(t *testing.T, path, old, new string) {

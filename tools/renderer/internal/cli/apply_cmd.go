@@ -97,7 +97,12 @@ func runApply(args []string, s streams) int {
 		fmt.Fprintf(stderr, "Error: %v\n", o.cluster.deadline.explain(err))
 		return clusterExit(err)
 	}
-	progress := convergence.NewPrinter(stdout, isTerminal(stdout))
+	// On a terminal the progress printer draws its live line on the terminal itself (the
+	// escaping stdout would show the redraw as text), escaping the names it prints.
+	progress := convergence.NewPrinter(stdout, false)
+	if s.terminal != nil {
+		progress = convergence.NewPrinter(s.terminal, true)
+	}
 	err = cl.Apply(ctx, clustersupport.ApplyOptions{
 		Force: o.force, DryRun: o.dryRun, Prune: o.prune, Timeout: o.timeout,
 		Report: func(line string) { fmt.Fprintln(stdout, line) },

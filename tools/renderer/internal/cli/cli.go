@@ -49,6 +49,10 @@ Run 'krm help COMMAND' for the flags of a command.
 type streams struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// terminal is stdout as it was before run escaped it, when it is a terminal, else nil:
+	// for a printer that draws a live line there and escapes what it prints of inputs itself
+	// (convergence.Printer); everything else writes to stdout.
+	terminal io.Writer
 	// abort reports msg and ends the process (a Starlark script past its
 	// memory limit); nil prints msg on stderr and exits 1.
 	abort func(msg string)
@@ -129,6 +133,9 @@ func run(args []string, s streams) int {
 			s.stderr = escape.Writer(s.stderr)
 		}
 		if c.escaped == escapeBoth {
+			if isTerminal(s.stdout) {
+				s.terminal = s.stdout
+			}
 			s.stdout = escape.Writer(s.stdout)
 		}
 		return c.run(args[1:], s)
@@ -149,6 +156,16 @@ func run(args []string, s streams) int {
 	}
 	fmt.Fprintf(s.stderr, "Error: unknown command %q\n\n%s", args[0], usage)
 	return 2
+}
+
+// isTerminal tells whether w is a terminal (a character device), for live progress lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // commandFlags is a command's flag set, printing errors and usage (the

@@ -532,3 +532,65 @@ func TestGenerationsEdgeCases(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// Another field manager's plain Update (not a server-side apply) between two krm applies: its
+// generation has no record, which trace and status say; krm's next apply meets the fields it
+// took as a conflict naming it, takes them back with --force-conflicts, and records its own.
+func TestGenerationsUpdatedByAnother(t *testing.T) {
+	f := newGenFixture(t)
+	f.apply(0, f.yamlA, "--provenance-manifest", f.manA, "--source-commit", "aaaa")
+	f.widgetReady(true, 1)
+	f.deploymentReady(1)
+
+	res := f.dyn.Resource(widgetsGVR).Namespace("gen")
+	u, err := res.Get(t.Context(), "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unstructured.SetNestedField(u.Object, int64(7), "spec", "size"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.Update(t.Context(), u, metav1.UpdateOptions{FieldManager: "other-controller"}); err != nil {
+		t.Fatal(err)
+	}
+	if g := f.generation(widgetsGVR, "web"); g != 2 {
+		t.Fatalf("generation %d after the Update", g)
+	}
+	f.widgetReady(true, 2)
+
+	text := f.trace(3, widgetID, f.manA, f.yamlA) // spec.size drifted from A's render
+	t.Logf("krm trace after the Update:\n%s", text)
+	mustContain(t, "trace after the Update", text,
+		"  status:        live generation 2 (not recorded: applied by someone else, or collected)\n",
+		"reflects generation 2: not recorded: applied by someone else, or collected; current\n")
+	j := f.traceJSON(3, widgetID, f.manA, f.yamlA)
+	if o := outputs(t, j)[0]; j["generation"] != float64(2) || o["observedGeneration"] != float64(2) || o["recorded"] != false ||
+		o["sourceCommit"] != "" || o["inputDigest"] != "" || o["current"] != true {
+		t.Errorf("trace -o json after the Update: %v", j)
+	}
+	code, out, errOut := runCLI("status", f.kc, "--context", apiserver.AdminContext, f.yamlA)
+	t.Logf("krm status after the Update:\n%s", out)
+	if code != 0 || !strings.Contains(out, "2: not recorded") {
+		t.Errorf("krm status after the Update: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	// krm's next apply: spec.size is the other manager's now.
+	out = f.apply(1, f.yamlB, "--provenance-manifest", f.manB, "--source-commit", "bbbb")
+	mustContain(t, "apply over the other manager's field", out, `"other-controller"`, ".spec.size", "--force-conflicts")
+	if g := f.generation(widgetsGVR, "web"); g != 2 {
+		t.Fatalf("the conflicting apply applied: generation %d", g)
+	}
+	f.apply(0, f.yamlB, "--provenance-manifest", f.manB, "--source-commit", "bbbb", "--force-conflicts") // generation 3
+	rec, _ := f.record()
+	web := genrecord.Key{Group: "gen.example.com", Kind: "Widget", Namespace: "gen", Name: "web"}
+	if gs := rec.Generations(web); len(gs) != 1 || gs[0].Generation != 3 || gs[0].Commit != "bbbb" {
+		t.Errorf("record after B: %+v, want generation 3 of bbbb alone (1 is collected: the Ready condition observed 2)", gs)
+	}
+	j = f.traceJSON(0, widgetID, f.manB, f.yamlB)
+	if o := outputs(t, j)[0]; j["generation"] != float64(3) || j["sourceCommit"] != "bbbb" || o["observedGeneration"] != float64(2) ||
+		o["recorded"] != false || o["current"] != false {
+		t.Errorf("trace -o json after B: %v", j)
+	}
+	f.widgetReady(true, 3)
+	mustContain(t, "trace once B is observed", f.trace(0, widgetID, f.manB, f.yamlB), "reflects generation 3: commit bbbb, inputs sha256:")
+}

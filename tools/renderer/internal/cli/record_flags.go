@@ -119,13 +119,3 @@ func commitFromStatus(file, key string) (commit, missing string, err error) {
 	}
 	return "", fmt.Sprintf("--source-commit-from %s: no %s in the workspace status, so generations are recorded without a commit: print it from --workspace_status_command (echo STABLE_GIT_COMMIT $(git rev-parse HEAD)), or name the key with --source-commit-key", file, strings.Join(keys, " or ")), nil
 }
-
-// isTerminal tells whether w is a terminal (a character device), for live progress lines.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}

@@ -46,6 +46,21 @@ func TestStatus(t *testing.T) {
 			"status":{"observedGeneration":1,"conditions":[{"type":"Progressing","status":"False","reason":"ProgressDeadlineExceeded"}]}}`, Failed, "Progressing=False (ProgressDeadlineExceeded)"},
 		{"Namespace", `{"apiVersion":"v1","kind":"Namespace","status":{"phase":"Terminating"}}`, InProgress, `phase "Terminating", not yet Active`},
 		{"Job failed", `{"apiVersion":"batch/v1","kind":"Job","status":{"conditions":[{"type":"Failed","status":"True","reason":"BackoffLimitExceeded"}]}}`, Failed, "Failed=True (BackoffLimitExceeded)"},
+		{"Service", `{"apiVersion":"v1","kind":"Service","spec":{"clusterIP":"10.0.0.1","ports":[{"port":80}]}}`, Current, ""},
+		{"Service ClusterIP", `{"apiVersion":"v1","kind":"Service","spec":{"type":"ClusterIP","clusterIP":"10.0.0.1"}}`, Current, ""},
+		{"Service NodePort", `{"apiVersion":"v1","kind":"Service","spec":{"type":"NodePort","clusterIP":"10.0.0.1"},"status":{"loadBalancer":{}}}`, Current, ""},
+		{"Service ExternalName", `{"apiVersion":"v1","kind":"Service","spec":{"type":"ExternalName","externalName":"db.example.com"}}`, Current, ""},
+		{"LoadBalancer without a cluster IP", `{"apiVersion":"v1","kind":"Service","spec":{"type":"LoadBalancer"}}`,
+			InProgress, "LoadBalancer: spec.clusterIP not yet assigned"},
+		{"LoadBalancer pending", `{"apiVersion":"v1","kind":"Service","spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1"},"status":{"loadBalancer":{}}}`,
+			InProgress, "LoadBalancer: no status.loadBalancer.ingress yet"},
+		{"LoadBalancer of an empty ingress", `{"apiVersion":"v1","kind":"Service","spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1"},"status":{"loadBalancer":{"ingress":[]}}}`,
+			InProgress, "LoadBalancer: no status.loadBalancer.ingress yet"},
+		{"LoadBalancer with an ingress", `{"apiVersion":"v1","kind":"Service","spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1"},
+			"status":{"loadBalancer":{"ingress":[{"ip":"203.0.113.7"}]}}}`, Current, ""},
+		{"LoadBalancer of a hostname", `{"apiVersion":"v1","kind":"Service","spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1"},
+			"status":{"loadBalancer":{"ingress":[{"hostname":"lb.example.com"}]}}}`, Current, ""},
+		{"LoadBalancer of external IPs", `{"apiVersion":"v1","kind":"Service","spec":{"type":"LoadBalancer","clusterIP":"10.0.0.1","externalIPs":["198.51.100.1"]}}`, Current, ""},
 		{"deleting", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"deletionTimestamp":"2026-01-01T00:00:00Z"}}`, InProgress, "being deleted"},
 	} {
 		r := Status(obj(t, c.obj), nil)
@@ -90,12 +105,17 @@ func TestWait(t *testing.T) {
 	}
 }
 
+// The printer's lines, plain and live; what it prints of the objects is escaped in both,
+// since a live printer writes to the terminal itself.
 func TestPrinter(t *testing.T) {
 	var plain, live strings.Builder
+	const hostile = "Widget shop/a\x1b]0;owned\x07\x1b[2J"
 	events := []Event{
-		{Name: "Widget shop/a", Result: Result{State: InProgress, Reason: "Ready=False (Starting)"}, Current: 0, Total: 2},
-		{Name: "Widget shop/a", Result: Result{State: Current}, Generation: 2, Current: 1, Total: 2},
-		{Name: "Widget shop/b", Result: Result{State: InProgress, Reason: strings.Repeat("x", 300)}, Current: 1, Total: 2},
+		{Name: "Widget shop/a", Result: Result{State: InProgress, Reason: "Ready=False (Starting)"}, Current: 0, Total: 3},
+		{Name: "Widget shop/a", Result: Result{State: Current}, Generation: 2, Current: 1, Total: 3},
+		{Name: hostile, Result: Result{State: InProgress, Reason: "Ready=False: \x1b[31mred\r\u202eevil"}, Current: 1, Total: 3},
+		{Name: hostile, Result: Result{State: Current}, Generation: 1, Current: 2, Total: 3},
+		{Name: "Widget shop/b", Result: Result{State: InProgress, Reason: strings.Repeat("x", 300)}, Current: 2, Total: 3},
 	}
 	p, l := NewPrinter(&plain, false), NewPrinter(&live, true)
 	for _, e := range events {
@@ -104,10 +124,16 @@ func TestPrinter(t *testing.T) {
 	}
 	p.Done()
 	l.Done()
-	if want := "[0/2 current] Widget shop/a InProgress: Ready=False (Starting)\n[1/2 current] Widget shop/a current (generation 2)\n[1/2 current] Widget shop/b InProgress: " + strings.Repeat("x", 300) + "\n"; plain.String() != want {
-		t.Errorf("plain:\n%q", plain.String())
+	const name = `Widget shop/a\x1b]0;owned\x07\x1b[2J`
+	const reason = `Ready=False: \x1b[31mred\r\u202eevil`
+	if want := "[0/3 current] Widget shop/a InProgress: Ready=False (Starting)\n[1/3 current] Widget shop/a current (generation 2)\n" +
+		"[1/3 current] " + name + " InProgress: " + reason + "\n[2/3 current] " + name + " current (generation 1)\n" +
+		"[2/3 current] Widget shop/b InProgress: " + strings.Repeat("x", 300) + "\n"; plain.String() != want {
+		t.Errorf("plain:\n%q\nwant\n%q", plain.String(), want)
 	}
-	want := "[0/2 current] Widget shop/a InProgress: Ready=False (Starting)\r\x1b[KWidget shop/a current (generation 2)\n[1/2 current] Widget shop/b InProgress: " + strings.Repeat("x", maxLive-3-len("[1/2 current] Widget shop/b InProgress: ")) + "...\r\x1b[K"
+	want := "[0/3 current] Widget shop/a InProgress: Ready=False (Starting)\r\x1b[KWidget shop/a current (generation 2)\n" +
+		"[1/3 current] " + name + " InProgress: " + reason + "\r\x1b[K" + name + " current (generation 1)\n" +
+		"[2/3 current] Widget shop/b InProgress: " + strings.Repeat("x", maxLive-len("…")-len("[2/3 current] Widget shop/b InProgress: ")) + "…\r\x1b[K"
 	if live.String() != want {
 		t.Errorf("live:\n%q\nwant\n%q", live.String(), want)
 	}

@@ -44,7 +44,7 @@ func inProgress(format string, a ...any) Result {
 // Reconciling=True is in progress; Ready=False is in progress, Ready=True current; an object
 // without status is current (no controller reports on it). Then the rules of the built-in
 // kinds whose controllers report in fields (Deployment, StatefulSet, DaemonSet, ReplicaSet,
-// Job, Pod, PersistentVolumeClaim, Namespace, CustomResourceDefinition).
+// Job, Pod, PersistentVolumeClaim, Namespace, CustomResourceDefinition, Service).
 func Status(obj map[string]any, paths []genrecord.OutputPath) Result {
 	if genrecord.Field(obj, "metadata", "deletionTimestamp") != nil {
 		return inProgress("being deleted")
@@ -125,6 +125,7 @@ var kindRules = map[string]func(map[string]any, map[string]condition) Result{
 	"PersistentVolumeClaim":    phase("Bound"),
 	"Namespace":                phase("Active"),
 	"CustomResourceDefinition": crd,
+	"Service":                  service,
 }
 
 func deployment(obj map[string]any, conds map[string]condition) Result {
@@ -218,6 +219,25 @@ func crd(_ map[string]any, conds map[string]condition) Result {
 		return Result{State: InProgress, Reason: c.String()}
 	}
 	return inProgress("not yet Established")
+}
+
+// service: a LoadBalancer is current once it has a cluster IP (kstatus' rule) and its load
+// balancer an ingress point (status.loadBalancer.ingress, as Helm's --wait; spec.externalIPs
+// stand for one); other types (ClusterIP, NodePort, ExternalName) are current at once.
+func service(obj map[string]any, _ map[string]condition) Result {
+	if t, _ := genrecord.Field(obj, "spec", "type").(string); t != "LoadBalancer" {
+		return Result{State: Current}
+	}
+	if ip, _ := genrecord.Field(obj, "spec", "clusterIP").(string); ip == "" {
+		return inProgress("LoadBalancer: spec.clusterIP not yet assigned")
+	}
+	if ips, _ := genrecord.Field(obj, "spec", "externalIPs").([]any); len(ips) > 0 {
+		return Result{State: Current}
+	}
+	if ingress, _ := genrecord.Field(obj, "status", "loadBalancer", "ingress").([]any); len(ingress) == 0 {
+		return inProgress("LoadBalancer: no status.loadBalancer.ingress yet")
+	}
+	return Result{State: Current}
 }
 
 // needObserved is in progress while the controller has not written status.observedGeneration
