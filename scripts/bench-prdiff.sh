@@ -69,7 +69,7 @@ fi
 rm -rf "$ws/app"
 sed -i '/^# A kustomization of another module/,$d; /"krm_golden_test")$/d' "$ws/BUILD.bazel"
 scripts/gazelle-binary.sh "$dir/gazelle"
-go build -o "$dir/prdiff" ./tools/prdiff
+go build -o "$dir/prdiff" ./tools/renderer/prdiff
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
