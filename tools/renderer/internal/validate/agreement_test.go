@@ -90,6 +90,7 @@ func TestAgreementWithAPIServer(t *testing.T) {
 	cases = append(cases, agreementCase{name: "widget CRD", node: widgetCRD[0].Node})
 	cases = append(cases, widgetCases(t)...)
 	cases = append(cases, crdCases(t, root)...)
+	cases = append(cases, nativeCases(t)...)
 
 	s := apiserver.Shared(t)
 	ctx := context.Background()
@@ -128,6 +129,12 @@ func TestAgreementWithAPIServer(t *testing.T) {
 			disagreements = append(disagreements, fmt.Sprintf("%s (%s): krm valid=%v %q; server %d %s",
 				k.name, res.Object, krmValid, msgs, verdict.code, verdict.message))
 			continue
+		}
+		if strings.HasPrefix(k.mutation, "native") && !krmValid {
+			if missing := nativeReasons(res, verdict.message); len(missing) > 0 {
+				disagreements = append(disagreements, fmt.Sprintf("%s (%s): krm's errors %q not in the server's message: %s", k.name, res.Object, missing, verdict.message))
+				continue
+			}
 		}
 		agreed++
 		if !krmValid {

@@ -438,6 +438,8 @@ type walker struct {
 	used schemaOf
 	// version is the version of used.crd the object was checked against ("": none).
 	version string
+	// builtin: the object is of a built-in kind with a pinned schema (native.go checks it).
+	builtin bool
 	// root is the object; secrets its Secret values, found when an error first needs them.
 	root    *yaml.Node
 	secrets *secretdata.Set
@@ -504,6 +506,7 @@ func (w *walker) top(n *yaml.Node) {
 	if s := kinds[kind]; s != nil {
 		w.object(n, s, "")
 		w.name(n)
+		w.builtin = true
 		return
 	}
 	if w.v.allow[gk] || w.v.allow[GroupKind{group, "*"}] {
