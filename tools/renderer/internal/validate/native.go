@@ -27,7 +27,7 @@ func (w *walker) native(o Object) {
 		if f == "[]" {
 			f = "" // field.NewPath(""): the object
 		}
-		errs[i] = crdsupport.Error{Field: f, Type: string(e.Type), Kind: e.Type.String(), Body: e.ErrorBody()}
+		errs[i] = crdsupport.Error{Field: f, Type: string(e.Type), Kind: e.Type.String(), Body: e.ErrorBody(), At: stringDataAt(obj, f)}
 	}
 	w.serverShowing(errs, keyOnly)
 }
@@ -44,4 +44,19 @@ func keyOnly(e crdsupport.Error) bool {
 	}
 	key := e.Field[i+1 : len(e.Field)-1]
 	return strings.HasPrefix(e.Body, e.Kind+": "+strconv.Quote(key)+": ")
+}
+
+// stringDataAt is where a Secret's data[KEY] error is written when stringData has KEY (the
+// server merges stringData into data, stringData winning); "" otherwise.
+func stringDataAt(obj map[string]any, f string) string {
+	key, ok := strings.CutPrefix(f, "data[")
+	if !ok || obj["kind"] != "Secret" || obj["apiVersion"] != "v1" {
+		return ""
+	}
+	key, rest, ok := strings.Cut(key, "]")
+	sd, _ := obj["stringData"].(map[string]any)
+	if _, in := sd[key]; !ok || !in {
+		return ""
+	}
+	return "stringData[" + key + "]" + rest
 }
