@@ -2,11 +2,13 @@ package nativecheck
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/rules-krm/rules_krm/internal/yamlnode"
 )
 
 // podTemplate mirrors core/validation.ValidatePodTemplateSpec: the template's labels and
@@ -224,7 +226,10 @@ func overcommitAllowed(name string) bool {
 
 // resources mirrors core/validation.validateResourceRequirements for containers: resource
 // names, non-negative quantities, and each request at most its limit (equal to it for
-// resources that cannot be overcommitted, which need a limit).
+// resources that cannot be overcommitted, which need a limit). Quantities are compared with
+// yamlnode's port of resource.ParseQuantity (linking apimachinery's would add its CBOR
+// serializer to every start) and printed as written, where the server prints its canonical
+// form (500m for 0.5).
 func (c *checker) resources(res map[string]any, fld *field.Path) {
 	if res == nil {
 		return
@@ -241,11 +246,12 @@ func (c *checker) resources(res map[string]any, fld *field.Path) {
 		c.resourceName(name, reqPath.Key(name))
 		c.nonNegative(q, reqPath.Key(name))
 		lim, ok := limits[name]
+		cmp, _ := yamlnode.CompareQuantity(q, lim)
 		switch {
-		case ok && q.Cmp(lim) != 0 && !overcommitAllowed(name):
-			c.add(field.Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", name, lim.String())))
-		case ok && q.Cmp(lim) > 0:
-			c.add(field.Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", name, lim.String())))
+		case ok && cmp != 0 && !overcommitAllowed(name):
+			c.add(field.Invalid(reqPath, q, fmt.Sprintf("must be equal to %s limit of %s", name, lim)))
+		case ok && cmp > 0:
+			c.add(field.Invalid(reqPath, q, fmt.Sprintf("must be less than or equal to %s limit of %s", name, lim)))
 		case !ok && !overcommitAllowed(name):
 			c.add(field.Required(limPath, "Limit must be set for non overcommitable resources"))
 		}
@@ -253,21 +259,21 @@ func (c *checker) resources(res map[string]any, fld *field.Path) {
 }
 
 // quantities are the quantities of a resource list that parse (the schema check reports
-// those that do not).
-func quantities(m map[string]any) map[string]resource.Quantity {
-	out := map[string]resource.Quantity{}
+// those that do not), trimmed as the server trims them.
+func quantities(m map[string]any) map[string]string {
+	out := map[string]string{}
 	for k, v := range m {
 		var s string
 		switch t := v.(type) {
 		case string:
 			s = strings.TrimSpace(t)
 		case float64:
-			s = fmt.Sprint(t)
+			s = strconv.FormatFloat(t, 'f', -1, 64)
 		default:
 			continue
 		}
-		if q, err := resource.ParseQuantity(s); err == nil {
-			out[k] = q
+		if yamlnode.IsQuantity(s) {
+			out[k] = s
 		}
 	}
 	return out
@@ -282,8 +288,8 @@ func (c *checker) resourceName(name string, fld *field.Path) {
 }
 
 // nonNegative mirrors core/validation.ValidateNonnegativeQuantity.
-func (c *checker) nonNegative(q resource.Quantity, fld *field.Path) {
-	if q.Sign() < 0 {
-		c.add(field.Invalid(fld, q.String(), "must be greater than or equal to 0"))
+func (c *checker) nonNegative(q string, fld *field.Path) {
+	if cmp, _ := yamlnode.CompareQuantity(q, "0"); cmp < 0 {
+		c.add(field.Invalid(fld, q, "must be greater than or equal to 0"))
 	}
 }
