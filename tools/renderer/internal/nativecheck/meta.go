@@ -69,7 +69,7 @@ func (c *checker) objectMeta(meta map[string]any, nameFn nameFunc, fld *field.Pa
 func (c *checker) labels(labels map[string]string, fld *field.Path) {
 	for _, k := range sortedKeys(labels) {
 		c.labelKey(k, fld)
-		for _, msg := range validation.IsValidLabelValue(labels[k]) {
+		for _, msg := range c.is(labelValue, labels[k]) {
 			c.add(field.Invalid(fld, labels[k], msg))
 		}
 	}
@@ -77,7 +77,7 @@ func (c *checker) labels(labels map[string]string, fld *field.Path) {
 
 // labelKey mirrors meta/v1/validation.ValidateLabelName.
 func (c *checker) labelKey(k string, fld *field.Path) {
-	for _, msg := range validation.IsQualifiedName(k) {
+	for _, msg := range c.is(qualifiedName, k) {
 		c.add(field.Invalid(fld, k, msg))
 	}
 }
@@ -87,7 +87,7 @@ func (c *checker) labelKey(k string, fld *field.Path) {
 func (c *checker) annotations(annotations map[string]string, fld *field.Path) {
 	size := 0
 	for _, k := range sortedKeys(annotations) {
-		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
+		for _, msg := range c.is(qualifiedName, strings.ToLower(k)) {
 			c.add(field.Invalid(fld, k, msg))
 		}
 		size += len(k) + len(annotations[k])
@@ -141,12 +141,12 @@ func (c *checker) labelSelector(v any, fld *field.Path) *selector {
 			c.add(field.Invalid(p.Child("operator"), r.op, "not a valid selector operator"))
 			s.valid = false
 		}
-		for _, msg := range validation.IsQualifiedName(r.key) {
+		for _, msg := range c.is(qualifiedName, r.key) {
 			c.add(field.Invalid(p.Child("key"), r.key, msg))
 			s.valid = false
 		}
 		for j, val := range r.values {
-			for _, msg := range validation.IsValidLabelValue(val) {
+			for _, msg := range c.is(labelValue, val) {
 				c.add(field.Invalid(p.Child("values").Index(j), val, msg))
 				s.valid = false
 			}
@@ -154,7 +154,7 @@ func (c *checker) labelSelector(v any, fld *field.Path) *selector {
 		s.exprs = append(s.exprs, r)
 	}
 	for k, val := range s.match {
-		if len(validation.IsQualifiedName(k)) > 0 || len(validation.IsValidLabelValue(val)) > 0 {
+		if len(c.is(qualifiedName, k)) > 0 || len(c.is(labelValue, val)) > 0 {
 			s.valid = false
 		}
 	}

@@ -139,7 +139,7 @@ func (c *checker) networkPolicyPort(port map[string]any, fld *field.Path) {
 		if hasEnd {
 			c.add(field.Invalid(fld.Child("endPort"), int32(end), "may not be specified when `port` is non-numeric"))
 		}
-		for _, msg := range validation.IsValidPortName(p) {
+		for _, msg := range c.is(portName, p) {
 			c.add(field.Invalid(fld.Child("port"), p, msg))
 		}
 	case nil:
@@ -242,7 +242,7 @@ func (c *checker) portNumOrName(v any, fld *field.Path) {
 			}
 		}
 	case string:
-		for _, msg := range validation.IsValidPortName(t) {
+		for _, msg := range c.is(portName, t) {
 			c.add(field.Invalid(fld, t, msg))
 		}
 	}

@@ -18,26 +18,34 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
+// Checker checks objects; make one with New for a run (not for concurrent use): it keeps the
+// answers of the string checks, since the same label keys and names recur in every object.
+type Checker struct{ memo map[memoKey][]string }
+
+// New returns a Checker.
+func New() *Checker { return &Checker{memo: map[memoKey][]string{}} }
+
 // Check returns the errors of the API server's validation of the built-in object obj (a
 // decoded JSON object) on create; nil for a kind it does not know.
-func Check(obj map[string]any) field.ErrorList {
+func (k *Checker) Check(obj map[string]any) field.ErrorList {
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	group := ""
 	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
 		group = apiVersion[:i]
 	}
-	k, ok := kinds[group+"/"+kind]
+	kc, ok := kinds[group+"/"+kind]
 	if !ok {
 		return nil
 	}
-	c := &checker{}
-	c.objectMeta(mapping(obj["metadata"]), k.name, field.NewPath("metadata"))
-	if k.check != nil {
-		k.check(c, obj)
+	c := &checker{memo: k.memo}
+	c.objectMeta(mapping(obj["metadata"]), kc.name, field.NewPath("metadata"))
+	if kc.check != nil {
+		kc.check(c, obj)
 	}
 	return c.errs
 }
@@ -49,7 +57,46 @@ func Knows(group, kind string) bool {
 }
 
 // checker gathers the errors of one object.
-type checker struct{ errs field.ErrorList }
+type checker struct {
+	errs field.ErrorList
+	memo map[memoKey][]string
+}
+
+// The string checks whose answers a Checker keeps, by what they check.
+const (
+	qualifiedName = iota
+	labelValue
+	dnsLabel
+	portName
+)
+
+var memoized = [...]func(string) []string{
+	qualifiedName: validation.IsQualifiedName,
+	labelValue:    validation.IsValidLabelValue,
+	dnsLabel:      validation.IsDNS1123Label,
+	portName:      validation.IsValidPortName,
+}
+
+type memoKey struct {
+	check int
+	s     string
+}
+
+// maxMemo bounds the answers kept (a few MB at most).
+const maxMemo = 1 << 15
+
+// is returns the messages of the string check of s.
+func (c *checker) is(check int, s string) []string {
+	k := memoKey{check, s}
+	if msgs, ok := c.memo[k]; ok {
+		return msgs
+	}
+	msgs := memoized[check](s)
+	if len(c.memo) < maxMemo && len(s) <= 256 {
+		c.memo[k] = msgs
+	}
+	return msgs
+}
 
 func (c *checker) add(errs ...*field.Error) { c.errs = append(c.errs, errs...) }
 

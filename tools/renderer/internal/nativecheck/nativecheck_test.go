@@ -42,7 +42,7 @@ func TestCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, e := range Check(obj) {
+			for _, e := range New().Check(obj) {
 				got = append(got, e.Error())
 			}
 			var wantLines []string

@@ -93,7 +93,7 @@ func (c *checker) volumes(vols []any, fld *field.Path) map[string]bool {
 
 // dns1123Label mirrors core/validation.ValidateDNS1123Label.
 func (c *checker) dns1123Label(v string, fld *field.Path) {
-	for _, msg := range validation.IsDNS1123Label(v) {
+	for _, msg := range c.is(dnsLabel, v) {
 		c.add(field.Invalid(fld, v, msg))
 	}
 }
@@ -141,7 +141,7 @@ func (c *checker) containerPorts(ports []any, fld *field.Path) {
 		}
 		p := fld.Index(i)
 		if n := text(port["name"]); n != "" {
-			if msgs := validation.IsValidPortName(n); len(msgs) > 0 {
+			if msgs := c.is(portName, n); len(msgs) > 0 {
 				for _, msg := range msgs {
 					c.add(field.Invalid(p.Child("name"), n, msg))
 				}

@@ -108,7 +108,7 @@ func (c *checker) servicePort(port map[string]any, requireName bool, names map[s
 		c.portNumOrName(tp, fld.Child("targetPort"))
 	}
 	if ap, ok := port["appProtocol"].(string); ok {
-		for _, msg := range validation.IsQualifiedName(ap) {
+		for _, msg := range c.is(qualifiedName, ap) {
 			c.add(field.Invalid(fld.Child("appProtocol"), ap, msg))
 		}
 	}

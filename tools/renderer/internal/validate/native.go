@@ -17,7 +17,10 @@ func (w *walker) native(o Object) {
 		return // nothing to check: spare the decoding
 	}
 	obj, _ := yamlnode.Value(o.Node).(map[string]any)
-	fes := nativecheck.Check(obj)
+	if w.v.native == nil {
+		w.v.native = nativecheck.New()
+	}
+	fes := w.v.native.Check(obj)
 	if len(fes) == 0 {
 		return
 	}

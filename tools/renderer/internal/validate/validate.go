@@ -28,6 +28,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/nativecheck"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/policysupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
@@ -114,6 +115,8 @@ type Validator struct {
 	policyCheckerMade bool
 	policyCheck       policysupport.Checker
 	policyCheckErr    error
+	// native checks the built-in kinds (native.go), made at the first.
+	native *nativecheck.Checker
 }
 
 // crd is the schemas of one CRD's versions.
