@@ -51,9 +51,9 @@ func (c *checker) workload(obj map[string]any, what string) {
 	}
 }
 
-// replicationController mirrors core's ValidateReplicationControllerSpec: a selector (a
-// map) that matches the template's labels, when both are given (the server defaults either
-// from the other).
+// replicationController mirrors core/validation.ValidatePodTemplateSpecForRC: a selector
+// (a map; the server defaults it to the template's labels) that matches the template's
+// labels.
 func (c *checker) replicationController(obj map[string]any) {
 	spec := mapping(obj["spec"])
 	tmpl := mapping(spec["template"])
@@ -63,8 +63,7 @@ func (c *checker) replicationController(obj map[string]any) {
 	fld := field.NewPath("spec")
 	sel := stringMap(spec["selector"])
 	labels := stringMap(mapping(tmpl["metadata"])["labels"])
-	c.labels(sel, fld.Child("selector"))
-	if len(sel) > 0 && len(labels) > 0 {
+	if len(sel) > 0 { // ValidateNonEmptySelector checks no label syntax
 		s := &selector{match: sel}
 		if !s.matches(labels) {
 			c.add(field.Invalid(fld.Child("template", "metadata", "labels"), labels, "`selector` does not match template `labels`"))

@@ -161,6 +161,17 @@ spec:
     spec:
       containers: [{name: c, image: i}]
 `, []string{"spec.selector={}", "spec.template.metadata.labels={app: other}"}},
+	{"replicationcontroller", `apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc}
+spec:
+  replicas: 1
+  selector: {app: rc}
+  template:
+    metadata: {labels: {app: rc}}
+    spec:
+      containers: [{name: c, image: i}]
+`, []string{"spec.template.metadata.labels={app: other}", "spec.template.metadata={}", "spec.selector={}", `spec.selector={"a b": c}`, "spec.template.spec.restartPolicy=Never"}},
 	{"job", `apiVersion: batch/v1
 kind: Job
 metadata: {name: job}
