@@ -7,7 +7,9 @@
 // x-kubernetes-* extensions). CRDs and custom resources are also checked with the API server's
 // own code where this krm links it (package crdsupport: value validations, list types, CEL
 // rules; server.go). The rules the API server writes in Go for built-in kinds (name formats,
-// a Service's ports, immutable fields) are out of its scope (docs/cli.md, "krm validate").
+// selectors, containers, a Service's ports) are checked as package nativecheck writes them
+// again (native.go); immutable fields and what needs the cluster are out of its scope
+// (docs/cli.md, "krm validate").
 // Errors never print a Secret value (package secretdata): "(Secret value hidden)" stands for it.
 package validate
 
