@@ -293,3 +293,32 @@ func (c *checker) nonNegative(q string, fld *field.Path) {
 		c.add(field.Invalid(fld, q, "must be greater than or equal to 0"))
 	}
 }
+
+// probes mirrors core/validation's probe handlers' ports (ValidatePortNumOrName of
+// httpGet and tcpSocket).
+func (c *checker) probes(ctr map[string]any, fld *field.Path) {
+	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
+		pr := mapping(ctr[probe])
+		for _, h := range []string{"httpGet", "tcpSocket"} {
+			if hd := mapping(pr[h]); hd != nil {
+				c.portNumOrName(hd["port"], fld.Child(probe, h, "port"))
+			}
+		}
+	}
+}
+
+// portNumOrName mirrors core/validation.ValidatePortNumOrName.
+func (c *checker) portNumOrName(v any, fld *field.Path) {
+	switch t := v.(type) {
+	case float64:
+		if n, ok := integer(t); ok {
+			for _, msg := range validation.IsValidPortNum(int(n)) {
+				c.add(field.Invalid(fld, int(n), msg))
+			}
+		}
+	case string:
+		for _, msg := range c.is(portName, t) {
+			c.add(field.Invalid(fld, t, msg))
+		}
+	}
+}

@@ -2,7 +2,10 @@ package nativecheck
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -120,4 +123,58 @@ func (c *checker) cronJob(obj map[string]any) {
 	if spec := mapping(mapping(mapping(obj["spec"])["jobTemplate"])["spec"]); spec != nil {
 		c.jobSpec(spec, fld)
 	}
+}
+
+// positiveIntOrPercent mirrors apps/validation.ValidatePositiveIntOrPercent (the value
+// printed as the server prints an IntOrString).
+func (c *checker) positiveIntOrPercent(v any, fld *field.Path) {
+	switch t := v.(type) {
+	case string:
+		for _, msg := range validation.IsValidPercent(t) {
+			c.add(field.Invalid(fld, jsonValue{t}, msg))
+		}
+	case float64:
+		if n, ok := integer(t); ok && n < 0 {
+			c.add(field.Invalid(fld, n, "must be greater than or equal to 0"))
+		}
+	}
+}
+
+// notMoreThan100Percent mirrors apps/validation.IsNotMoreThan100Percent.
+func (c *checker) notMoreThan100Percent(v any, fld *field.Path) {
+	t, ok := v.(string)
+	if !ok || len(validation.IsValidPercent(t)) > 0 {
+		return
+	}
+	if n, err := strconv.Atoi(strings.TrimSuffix(t, "%")); err == nil && n > 100 {
+		c.add(field.Invalid(fld, jsonValue{t}, "must not be greater than 100%"))
+	}
+}
+
+// intOrPercentZero reports whether v is 0 or "0%" (apps/validation.getIntOrPercentValue).
+func intOrPercentZero(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.TrimSuffix(t, "%") == "0"
+	case float64:
+		return t == 0
+	}
+	return false
+}
+
+// deploymentStrategy mirrors apps/validation.ValidateRollingUpdateDeployment (both bounds
+// default to 25%).
+func (c *checker) deploymentStrategy(strategy map[string]any, fld *field.Path) {
+	ru := mapping(strategy["rollingUpdate"])
+	if ru == nil {
+		return
+	}
+	p := fld.Child("rollingUpdate")
+	mu, ms := ru["maxUnavailable"], ru["maxSurge"]
+	c.positiveIntOrPercent(mu, p.Child("maxUnavailable"))
+	c.positiveIntOrPercent(ms, p.Child("maxSurge"))
+	if intOrPercentZero(mu) && intOrPercentZero(ms) {
+		c.add(field.Invalid(p.Child("maxUnavailable"), jsonValue{mu}, "may not be 0 when `maxSurge` is 0"))
+	}
+	c.notMoreThan100Percent(mu, p.Child("maxUnavailable"))
 }
