@@ -46,6 +46,7 @@ func (c *checker) podSpecWith(spec map[string]any, fld *field.Path, extraVolumes
 	// validateContainers and validateInitContainers: names are unique among the regular
 	// and init containers.
 	names := map[string]bool{}
+	hostPorts := map[string]bool{} // the regular containers' together
 	for _, group := range []string{"containers", "initContainers"} {
 		for i, ctr := range list(spec[group]) {
 			p := fld.Child(group).Index(i)
@@ -57,7 +58,36 @@ func (c *checker) podSpecWith(spec map[string]any, fld *field.Path, extraVolumes
 			} else if n != "" || group == "containers" {
 				names[n] = true
 			}
+			portsAt := p.Child("ports")
+			if group == "initContainers" {
+				// Each init container alone (they run one by one), as a list of one: the
+				// server names it initContainers[0] whatever its index.
+				hostPorts = map[string]bool{}
+				portsAt = fld.Child(group).Index(0).Child("ports")
+			}
+			c.hostPorts(list(ctr["ports"]), hostPorts, portsAt)
 		}
+	}
+}
+
+// hostPorts mirrors core/validation.AccumulateUniqueHostPorts (checkHostPortConflicts): no
+// two ports on one protocol, host IP and host port.
+func (c *checker) hostPorts(ports []any, seen map[string]bool, fld *field.Path) {
+	for i, port := range ports {
+		port := mapping(port)
+		n, ok := integer(port["hostPort"])
+		if !ok || n == 0 {
+			continue
+		}
+		proto := text(port["protocol"])
+		if proto == "" {
+			proto = "TCP"
+		}
+		key := fmt.Sprintf("%s/%s/%d", proto, text(port["hostIP"]), n)
+		if seen[key] {
+			c.add(field.Duplicate(fld.Index(i).Child("hostPort"), key))
+		}
+		seen[key] = true
 	}
 }
 

@@ -73,7 +73,7 @@ spec:
       containers:
       - name: web
         image: nginx
-        ports: [{name: http, containerPort: 8080}, {name: metrics, containerPort: 9090, protocol: UDP}]
+        ports: [{name: http, containerPort: 8080, hostPort: 8080}, {name: metrics, containerPort: 9090, protocol: UDP}]
         env: [{name: GOOD_NAME, value: x}, {name: relaxed.name-1, value: y}]
         volumeMounts: [{name: data, mountPath: /data}, {name: conf, mountPath: /etc/conf}]
         resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 500m, memory: 64Mi}}
@@ -109,6 +109,10 @@ spec:
 		"spec.template.spec.containers[0].ports=[{containerPort: 0}]",
 		"spec.template.spec.containers[0].ports=[{containerPort: 80, hostPort: 65536}]",
 		"spec.template.spec.containers[0].ports=[{containerPort: 80}, {containerPort: 80, protocol: UDP}]",
+		"spec.template.spec.containers[0].ports=[{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 8080}]",
+		"spec.template.spec.containers[0].ports=[{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 8080, protocol: UDP}]",
+		"spec.template.spec.containers[1].ports=[{containerPort: 80, hostPort: 8080}]",
+		"spec.template.spec.initContainers=[{name: i1, image: i}, {name: i2, image: i, ports: [{containerPort: 1, hostPort: 80}, {containerPort: 2, hostPort: 80}]}]",
 		"spec.template.spec.containers[0].env=[{name: 'A=B', value: x}]",
 		"spec.template.spec.containers[0].env=[{name: '', value: x}]",
 		"spec.template.spec.containers[0].env=[{name: '1abc', value: x}]",
