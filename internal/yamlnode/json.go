@@ -3,6 +3,7 @@ package yamlnode
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
@@ -49,34 +50,74 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node) {
 		}
 		b.WriteByte(']')
 	default:
-		var v any = n.Value
-		switch JSONType(n) {
-		case "null":
-			b.WriteString("null")
-			return
-		case "boolean":
-			if t, err := strconv.ParseBool(n.Value); err == nil {
-				v = t
-			}
-		case "integer":
-			plain := strings.ReplaceAll(n.Value, "_", "")
-			if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
-				v = i
-			} else if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
-				v = u
-			} else if f, err := strconv.ParseFloat(plain, 64); err == nil {
-				v = f
-			}
-		case "number":
-			if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
-				v = f
-			}
-		}
-		j, err := json.Marshal(v)
+		j, err := json.Marshal(scalar(n))
 		if err != nil { // an infinity or NaN
 			j, _ = json.Marshal(n.Value)
 		}
 		b.Write(j)
+	}
+}
+
+// scalar is the value of a scalar node typed as JSON writes it.
+func scalar(n *yaml.Node) any {
+	switch JSONType(n) {
+	case "null":
+		return nil
+	case "boolean":
+		if t, err := strconv.ParseBool(n.Value); err == nil {
+			return t
+		}
+	case "integer":
+		plain := strings.ReplaceAll(n.Value, "_", "")
+		if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return i
+		} else if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
+			return u
+		} else if f, err := strconv.ParseFloat(plain, 64); err == nil {
+			return f
+		}
+	case "number":
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f
+		}
+	}
+	return n.Value
+}
+
+// Value is n as encoding/json decodes JSON(n) into an any (map[string]any, []any, float64,
+// bool, string, nil; of a key written twice the last), without writing the text.
+func Value(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return Value(n.Content[0])
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = Value(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			l[i] = Value(c)
+		}
+		return l
+	}
+	switch v := scalar(n).(type) {
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return n.Value // as JSON writes it
+		}
+		return v
+	default:
+		return v
 	}
 }
 

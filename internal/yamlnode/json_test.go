@@ -63,3 +63,20 @@ func TestJSONKeepsDuplicates(t *testing.T) {
 		t.Errorf("JSON: %s, want %s", got, want)
 	}
 }
+
+// TestValueIsDecodedJSON: Value gives what encoding/json decodes from JSON, a key written
+// twice its last value.
+func TestValueIsDecodedJSON(t *testing.T) {
+	src := "a: 1\nb: [true, ~, 1.5, 0x1F, 1_000, \"s\", '2', -7]\nc: {d: null, e: .inf, f: -.inf}\nf: 18446744073709551615\ng: 2001-12-14\nh: {x: 1, x: 2}\ni: 99999999999999999999999\n"
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	if err := json.Unmarshal(JSON(&n), &want); err != nil {
+		t.Fatalf("%s: %v", JSON(&n), err)
+	}
+	if got := Value(&n); !reflect.DeepEqual(got, want) {
+		t.Errorf("Value = %#v\nwant    %#v", got, want)
+	}
+}

@@ -35,6 +35,20 @@ func SameQuantity(a, b string) bool {
 	return x.value() == y.value()
 }
 
+// CompareQuantity compares the quantities a and b as the API server's Quantity.Cmp does
+// their stored values: -1, 0 or 1; ok false when either is not a quantity.
+func CompareQuantity(a, b string) (c int, ok bool) {
+	x, ok := parseQuantity(a)
+	if !ok {
+		return 0, false
+	}
+	y, ok := parseQuantity(b)
+	if !ok {
+		return 0, false
+	}
+	return x.value().cmp(y.value()), true
+}
+
 // quantity is a parsed quantity: ±digits × 10^exp × 2^binary.
 type quantity struct {
 	neg    bool
@@ -164,6 +178,45 @@ type normal struct {
 	neg    bool
 	digits string
 	exp    int64
+}
+
+func (x normal) sign() int {
+	switch {
+	case x.digits == "":
+		return 0
+	case x.neg:
+		return -1
+	}
+	return 1
+}
+
+// cmp orders two values: by sign, then by the place of the first digit, then digit by digit.
+func (x normal) cmp(y normal) int {
+	sx, sy := x.sign(), y.sign()
+	if sx != sy || sx == 0 {
+		return compareInts(int64(sx), int64(sy))
+	}
+	m := compareInts(int64(len(x.digits))+x.exp, int64(len(y.digits))+y.exp)
+	if m == 0 {
+		a, b := x.digits, y.digits
+		if len(a) < len(b) {
+			a += strings.Repeat("0", len(b)-len(a))
+		} else {
+			b += strings.Repeat("0", len(a)-len(b))
+		}
+		m = strings.Compare(a, b)
+	}
+	return sx * m
+}
+
+func compareInts(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // maxBinary is ParseQuantity's cap on values with a binary suffix, 2^63-1.

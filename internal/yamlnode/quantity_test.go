@@ -142,3 +142,27 @@ func TestQuantityLongDigits(t *testing.T) {
 		t.Errorf("four quantities of 4M digits took %v", d)
 	}
 }
+
+// TestCompareQuantityIsCmp: CompareQuantity orders quantities as resource.Quantity.Cmp does,
+// on the fixed texts and random ones, pairwise.
+func TestCompareQuantityIsCmp(t *testing.T) {
+	var qs []string
+	for _, s := range append(append([]string{}, quantities...), randomQuantities(150)...) {
+		if _, err := resource.ParseQuantity(s); err == nil && len(s) < 40 {
+			qs = append(qs, s)
+		}
+	}
+	qs = append(qs, "2", "1500m", "1.5", "100m", "0.1", "1Gi", "1073741824", "1G", "-1", "-2", "-1500m")
+	for _, a := range qs {
+		qa := resource.MustParse(a)
+		for _, b := range qs {
+			got, ok := CompareQuantity(a, b)
+			if want := qa.Cmp(resource.MustParse(b)); !ok || got != want {
+				t.Fatalf("CompareQuantity(%q, %q) = %d, %v; Cmp says %d", a, b, got, ok, want)
+			}
+		}
+	}
+	if _, ok := CompareQuantity("lots", "1"); ok {
+		t.Error(`CompareQuantity("lots", "1"): ok, want not`)
+	}
+}

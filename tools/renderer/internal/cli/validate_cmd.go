@@ -36,10 +36,12 @@ are noted as not checked. ValidatingAdmissionPolicies and their bindings
 the API server's admission code (krm_helm): a Deny is an error, a Warn a
 warning, an Audit a note; a binding whose namespaceSelector needs a Namespace
 that is not among the objects (nor --namespace-labels), or whose params are
-not among them, is noted as not evaluated. Rules the API server writes in code for built-in
-kinds (name formats, a Service's ports, immutable fields) are not checked
-(docs/cli.md). No error prints a Secret value: "(Secret value hidden)"
-stands for it.
+not among them, is noted as not evaluated. Built-in kinds are also checked
+as the API server's per-kind code checks them on create (name formats, labels
+and annotations, selectors against template labels, container names, ports,
+env and volumes, resources, a Service's ports, ConfigMap and Secret keys, ...);
+what needs the old object or the cluster is not (docs/cli.md). No error
+prints a Secret value: "(Secret value hidden)" stands for it.
 
 Exit status: 0 all valid, 1 some object invalid, 2 an error (unreadable or
 malformed input, bad flags).

@@ -292,3 +292,31 @@ func renderWithManifest(t *testing.T, ws string, files map[string]string, dir st
 	bazeltest.WriteFile(t, filepath.Join(ws, "manifests.yaml"), out)
 	t.Chdir(ws)
 }
+
+// TestValidateNativeSourceLine renders a Deployment whose overlay patches its template's
+// labels away from its selector and adds a container of a taken name: krm validate -m names
+// the patch's lines, then the object, the field and the API server's message.
+func TestValidateNativeSourceLine(t *testing.T) {
+	ws := t.TempDir()
+	renderWithManifest(t, ws, map[string]string{
+		"base/kustomization.yaml": "resources: [deployment.yaml]\n",
+		"base/deployment.yaml":    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web:1}]\n",
+		"prod/kustomization.yaml": "resources: [../base]\npatches: [{path: patch.yaml}]\n",
+		"prod/patch.yaml":         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      initContainers:\n      - name: web\n        image: init:1\n",
+	}, "prod")
+	code, report, errOut := runCLI("validate", "manifests.yaml", "-m", "p.json")
+	want := []string{
+		"prod/patch.yaml:7: Deployment/web: spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels` (rendered at manifests.yaml:",
+		"prod/patch.yaml:10: Deployment/web: spec.template.spec.initContainers[0].name: Duplicate value: \"web\" (rendered at manifests.yaml:",
+		"1 objects, 1 invalid",
+	}
+	lines := strings.Split(strings.TrimSpace(report), "\n")
+	if code != 1 || len(lines) != len(want) {
+		t.Fatalf("krm validate: exit %d, want 1 and %d lines:\n%s%s", code, len(want), report, errOut)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d:\n%s\nwant it to start:\n%s", i+1, lines[i], w)
+		}
+	}
+}

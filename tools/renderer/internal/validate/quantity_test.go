@@ -26,7 +26,7 @@ func TestQuantityIsTheAPIServers(t *testing.T) {
 		{"1e3m", false},
 		{"1e99999999999999999999", false},
 	} {
-		objs, err := Parse("in.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {limits: {cpu: '"+c.cpu+"'}}\n"))
+		objs, err := Parse("in.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {limits: {cpu: '"+c.cpu+"'}}\n"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -78,8 +78,8 @@ func (v *Validator) walkerOf(o Object) *walker {
 	return w
 }
 
-// serverChecks adds the API server's errors of the object just walked: a CRD's own, or a
-// custom resource's against its CRD's version (w.version).
+// serverChecks adds the API server's errors of the object just walked: a built-in kind's
+// (native.go), a CRD's own, or a custom resource's against its CRD's version (w.version).
 func (w *walker) serverChecks(o Object) {
 	v := w.v
 	if isCRD(o.Node) {
@@ -99,6 +99,10 @@ func (w *walker) serverChecks(o Object) {
 		w.server(errs)
 		return
 	}
+	if w.builtin {
+		w.native(o)
+		return
+	}
 	c := w.used.crd
 	if c == nil || c.check == nil || w.version == "" {
 		return
@@ -112,7 +116,11 @@ func (w *walker) serverChecks(o Object) {
 
 // server adds the API server's errors, at the fields they name, but for those at or below a
 // field the walk already found wrong (the server says the same there, in other words).
-func (w *walker) server(errs []crdsupport.Error) {
+func (w *walker) server(errs []crdsupport.Error) { w.serverShowing(errs, nil) }
+
+// serverShowing is server, where shown(e) says that e's message shows no Secret value though
+// its field is one (it quotes the key only).
+func (w *walker) serverShowing(errs []crdsupport.Error, shown func(crdsupport.Error) bool) {
 	walked := len(w.errs)
 	for _, e := range errs {
 		if w.covered(e.Field, walked) {
@@ -125,7 +133,9 @@ func (w *walker) server(errs []crdsupport.Error) {
 		line, value, elems := resolve(w.root, at)
 		w.at = elems
 		msg := oneLine(e.Body)
-		if value != nil && w.reveal(value, "") == hiddenValue || value != nil && w.secretWithin(value) {
+		if shown != nil && shown(e) {
+			// as the server writes it
+		} else if value != nil && w.reveal(value, "") == hiddenValue || value != nil && w.secretWithin(value) {
 			msg = e.Kind + ": " + hiddenValue
 		} else if isCRD(w.root) && strings.HasSuffix(at, ".rule") && value != nil && value.Kind == yaml.ScalarNode && !strings.Contains(msg, value.Value) {
 			msg += " (rule: " + oneLine(value.Value) + ")" // a cost error names the rule by its path only

@@ -7,7 +7,9 @@
 // x-kubernetes-* extensions). CRDs and custom resources are also checked with the API server's
 // own code where this krm links it (package crdsupport: value validations, list types, CEL
 // rules; server.go). The rules the API server writes in Go for built-in kinds (name formats,
-// a Service's ports, immutable fields) are out of its scope (docs/cli.md, "krm validate").
+// selectors, containers, a Service's ports) are checked as package nativecheck writes them
+// again (native.go); immutable fields and what needs the cluster are out of its scope
+// (docs/cli.md, "krm validate").
 // Errors never print a Secret value (package secretdata): "(Secret value hidden)" stands for it.
 package validate
 
@@ -28,6 +30,7 @@ import (
 
 	"github.com/rules-krm/rules_krm/internal/yamlnode"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/crdsupport"
+	"github.com/rules-krm/rules_krm/tools/renderer/internal/nativecheck"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/policysupport"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/provmanifest"
 	"github.com/rules-krm/rules_krm/tools/renderer/internal/secretdata"
@@ -114,6 +117,8 @@ type Validator struct {
 	policyCheckerMade bool
 	policyCheck       policysupport.Checker
 	policyCheckErr    error
+	// native checks the built-in kinds (native.go), made at the first.
+	native *nativecheck.Checker
 }
 
 // crd is the schemas of one CRD's versions.
@@ -438,6 +443,8 @@ type walker struct {
 	used schemaOf
 	// version is the version of used.crd the object was checked against ("": none).
 	version string
+	// builtin: the object is of a built-in kind with a pinned schema (native.go checks it).
+	builtin bool
 	// root is the object; secrets its Secret values, found when an error first needs them.
 	root    *yaml.Node
 	secrets *secretdata.Set
@@ -504,6 +511,7 @@ func (w *walker) top(n *yaml.Node) {
 	if s := kinds[kind]; s != nil {
 		w.object(n, s, "")
 		w.name(n)
+		w.builtin = true
 		return
 	}
 	if w.v.allow[gk] || w.v.allow[GroupKind{group, "*"}] {

@@ -68,7 +68,7 @@ metadata: {name: web}
 spec:
   replica: 2
   selector: {matchLabels: {app: web}}
-  template: {spec: {containers: [{name: web, image: nginx}]}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}
 `, []string{`spec.replica: unknown field "spec.replica"`}},
 	{"string for int", `apiVersion: apps/v1
 kind: Deployment
@@ -76,14 +76,14 @@ metadata: {name: web}
 spec:
   replicas: "2"
   selector: {matchLabels: {app: web}}
-  template: {spec: {containers: [{name: web, image: nginx}]}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}
 `, []string{`spec.replicas: Invalid value: must be of type integer, not string "2"`}},
 	{"missing required", `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
   selector: {matchLabels: {app: web}}
-  template: {spec: {containers: [{image: nginx}]}}
+  template: {metadata: {labels: {app: web}}, spec: {containers: [{image: nginx}]}}
 `, []string{`spec.template.spec.containers[0].name: Required value`}},
 	{"bad enum and quantity and duplicate", `apiVersion: v1
 kind: Pod
@@ -91,6 +91,7 @@ metadata: {name: p}
 spec:
   containers:
   - name: c
+    image: i
     imagePullPolicy: Sometimes
     resources: {limits: {cpu: lots}}
     name: d
