@@ -105,13 +105,15 @@ want=$(bazel query "kind(krm_kustomization_rule, rdeps(//..., //$base:kustomizat
 
 # 3. the flow. The base worktree's output base is new for the first run: expunge what an
 # earlier run of this script left at prdiff's fixed worktree path.
-wt=$TMPDIR/krm-prdiff-$(printf %s "$ws" | sha256sum | cut -c1-12)/base # prdiff.WorktreePath
+# prdiff keeps its state (the base's worktree) in the user's cache directory: the benchmark's own.
+state=$dir/cache
+wt=$state/krm-prdiff/$(printf %s "$ws" | sha256sum | cut -c1-12)/base # prdiff.WorktreePath
 if [[ -d $(dirname "$wt") ]]; then
   git worktree add -q --detach --force "$wt" main
   (cd "$wt" && bazel clean --expunge >/dev/null 2>&1 || true)
   git worktree remove --force --force "$wt"
 fi
-prdiff() { "$dir/prdiff" --base main --workspace "$ws" --disk-cache "$dc" \
+prdiff() { XDG_CACHE_HOME=$state "$dir/prdiff" --base main --workspace "$ws" --disk-cache "$dc" \
   --bazel-flag=--symlink_prefix=/ --bazel-flag=--nosandbox_debug "$@"; }
 run() { # NAME FORMAT [FLAG...]: one timed run, its output in $dir/out/NAME.FORMAT
   local t0 code=0 name=$1 format=$2
@@ -162,7 +164,7 @@ if [[ $RENDERER == prebuilt && $go_actions != 0 ]]; then
 fi
 # Where each run's time went: its Bazel commands and the checkout, from its log.
 steps() {
-  awk '/^prdiff: \(in / && $5 == "took" { side = ($3 ~ /\/krm-prdiff-[0-9a-f]+\/base/ ? "base" : "head"); printf "%s%s %s %.1f", sep, side, $4, $6; sep = ", " }
+  awk '/^prdiff: \(in / && $5 == "took" { side = ($3 ~ /\/krm-prdiff\/[0-9a-f]+\/base/ ? "base" : "head"); printf "%s%s %s %.1f", sep, side, $4, $6; sep = ", " }
     /^prdiff: the base checked out/{ sub(/.*\(/, ""); sub(/ s\)/, ""); printf "%scheckout %.1f", sep, $0; sep = ", " }
     /from an earlier run/{ printf "%sbase from the first run", sep; sep = ", " }
     /the base.s manifests from base manifests in/{ printf "%sbase given", sep; sep = ", " }' "$dir/out/$1.log"
