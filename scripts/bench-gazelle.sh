@@ -148,7 +148,8 @@ krm_kustomization(
 BUILD
 # --remote_download_outputs=all: the tools must be in the output base, not only in the shared
 # disk cache (Bazel 7 builds without the bytes), for the timed builds on the empty cache.
-prebuild=(--disk_cache="$(krm_disk_cache)" --remote_download_outputs=all --symlink_prefix=/ --nosandbox_debug)
+# shellcheck disable=SC2206
+prebuild=(--disk_cache="$(krm_disk_cache)" --remote_download_outputs=all --symlink_prefix=/ --nosandbox_debug ${BAZEL_FLAGS:-})
 t0=$(now)
 # The gazelle binary (//:gazelle, part of //...) is a tool built once per machine as well.
 bazel "${b1[@]}" build "${prebuild[@]}" //krm_prebuild:prebuild //:gazelle 2>"$dir/logs/renderer.log" || { tail -20 "$dir/logs/renderer.log" >&2; exit 1; }
