@@ -6,6 +6,9 @@
 # schemas). Both run strict, from rendered YAML on disk; each run is timed by /usr/bin/time -v,
 # the two tools alternating run by run so that load on a shared machine hits both alike.
 #
+# (scripts/bench-validate-cel.sh compares the API server's checks, CEL rules and admission
+# policies, with kubectl-validate and Kyverno's CLI.)
+#
 # Usage: scripts/bench-validate.sh
 #
 # Trees:
