@@ -6,6 +6,9 @@
 # schemas). Both run strict, from rendered YAML on disk; each run is timed by /usr/bin/time -v,
 # the two tools alternating run by run so that load on a shared machine hits both alike.
 #
+# (scripts/bench-validate-cel.sh compares the API server's checks, CEL rules and admission
+# policies, with kubectl-validate and Kyverno's CLI.)
+#
 # Usage: scripts/bench-validate.sh
 #
 # Trees:
@@ -35,17 +38,9 @@ APPS=${APPS:-40}
 SEED=${SEED:-1}
 KUBECONFORM_VERSION=v0.8.0
 log() { echo "bench-validate: $*" >&2; }
-# shellcheck source=scripts/bench-kubeflow.sh
-source "$ROOT/scripts/bench-kubeflow.sh"
-
-[[ -x /usr/bin/time ]] || { log "needs GNU time at /usr/bin/time (apt-get install time)"; exit 2; }
-if [[ -n ${KUBEFLOW:-} && -z ${ARGO:-} ]]; then
-  log "KUBEFLOW needs ARGO (kubeflow's remote argo-workflows bases are read from it)"
-  exit 2
-fi
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-validate.XXXXXX")
-if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi
+# shellcheck source=scripts/bench-validate-lib.sh
+source "$ROOT/scripts/bench-validate-lib.sh"
+bench_setup bench-validate
 
 if [[ -z ${KRM:-} ]]; then
   go build -o "$TMP/krm" ./tools/renderer
@@ -57,19 +52,10 @@ if [[ -z ${KUBECONFORM:-} ]]; then
   KUBECONFORM=$TMP/kubeconform
 fi
 go build -o "$TMP/schemas" ./tools/renderer/dev/kubeconform
-go build -o "$TMP/gen" ./dev/bench/gen
 
 # --- trees: rendered once, outside the timing ---------------------------------------------
-names=(synthetic)
-"$TMP/gen" -out "$TMP/tree" -apps "$APPS" -seed "$SEED"
-(cd "$TMP/tree" && "$KRM" build all) > "$TMP/synthetic.yaml"
-if [[ -n ${KUBEFLOW:-} ]]; then
-  log "copying $KUBEFLOW with its remote bases made local"
-  kf=$TMP/kubeflow
-  kubeflow_copy "$KUBEFLOW" "$ARGO" "$kf"
-  "$KRM" build "$kf/example" > "$TMP/kubeflow.yaml"
-  names+=(kubeflow)
-fi
+names=()
+bench_trees
 
 # --- schemas: the same for both tools ----------------------------------------------------
 # kubeconform gets the built-in schemas and every tree's CRDs, krm the built-in schemas
@@ -80,23 +66,6 @@ for n in "${names[@]}"; do files+=("$TMP/$n.yaml"); done
 location="$TMP/jsonschema/{{ .Group }}/{{ .ResourceAPIVersion }}/{{ .ResourceKind }}.json"
 
 # --- runs --------------------------------------------------------------------------------
-# run LABEL OUT CMD...: one timed run; appends "cpu_s wall_s rss_kb" to $TMP/LABEL.times.
-run() {
-  local label=$1 out=$2
-  shift 2
-  if ! /usr/bin/time -v -o "$TMP/time.txt" "$@" > "$out" 2>&1; then
-    log "FAILED: $label: $* (see $out)"
-    tail -5 "$out" >&2
-    exit 1
-  fi
-  awk -F': ' '
-    /User time/ {u = $2} /System time/ {s = $2} /Maximum resident/ {r = $2}
-    /Elapsed \(wall clock\)/ {n = split($2, p, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + p[i]}
-    END {printf "%.3f %.3f %d\n", u + s, w, r}' "$TMP/time.txt" >> "$TMP/$label.times"
-}
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
-col() { awk -v c="$2" '{print $c}' "$TMP/$1.times" | median; }
-
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
 status=0
