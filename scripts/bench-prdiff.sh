@@ -107,6 +107,7 @@ want=$(bazel query "kind(krm_kustomization_rule, rdeps(//..., //$base:kustomizat
 # earlier run of this script left at prdiff's fixed worktree path.
 # prdiff keeps its state (the base's worktree) in the user's cache directory: the benchmark's own.
 state=$dir/cache
+mkdir -p "$state"
 wt=$state/krm-prdiff/$(printf %s "$ws" | sha256sum | cut -c1-12)/base # prdiff.WorktreePath
 if [[ -d $(dirname "$wt") ]]; then
   git worktree add -q --detach --force "$wt" main

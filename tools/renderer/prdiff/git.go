@@ -161,11 +161,16 @@ func stateRoot() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("krm-prdiff-%d", os.Getuid()))
 }
 
-// private makes the state root, mode 0700, or checks that the one there is a
+// private makes the state root, mode 0700 (and its parent when missing), or checks that the one there is a
 // directory (not a link) of this user's that no one else may write, and then
 // makes dir below it.
 func private(dir string) error {
 	root := stateRoot()
+	// The user's cache directory may not exist yet (a fresh CI machine): made as
+	// the XDG base directory rules say, for this user alone.
+	if err := os.MkdirAll(filepath.Dir(root), 0o700); err != nil {
+		return err
+	}
 	if err := os.Mkdir(root, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}

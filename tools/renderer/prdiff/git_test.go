@@ -252,8 +252,9 @@ func TestPlantedStateDirRefused(t *testing.T) {
 			}
 		})
 	}
-	// A fresh state directory is made private.
-	cache := t.TempDir()
+	// A fresh state directory is made private, and the user's cache directory with it when a
+	// fresh machine has none yet.
+	cache := filepath.Join(t.TempDir(), "home", ".cache")
 	t.Setenv("XDG_CACHE_HOME", cache)
 	wt, err := repo.AddWorktree(WorktreePath(filepath.Join(top, "ws")), "HEAD")
 	if err != nil {
