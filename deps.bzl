@@ -1,4 +1,4 @@
-"""Go dependencies of rules_krm for WORKSPACE builds, generated from go.mod by scripts/gazelle.sh."""
+"""Go dependencies of rules_krm for WORKSPACE builds, generated from go.mod by dev/scripts/gazelle.sh."""
 
 load("@bazel_gazelle//:deps.bzl", "go_repository")
 

@@ -71,8 +71,8 @@ func setTimeout(args *testtools.TestGazelleGenerationArgs, d time.Duration) {
 func buildGazelle(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "gazelle")
-	if out, err := exec.Command("../scripts/gazelle-binary.sh", bin).CombinedOutput(); err != nil {
-		t.Fatalf("scripts/gazelle-binary.sh: %v\n%s", err, out)
+	if out, err := exec.Command("../dev/scripts/gazelle-binary.sh", bin).CombinedOutput(); err != nil {
+		t.Fatalf("dev/scripts/gazelle-binary.sh: %v\n%s", err, out)
 	}
 	return bin
 }

@@ -1,11 +1,11 @@
 // Package releasecheck checks what is published of the tree: the source archive that
-// scripts/release.sh --source makes (the one the Bazel Central Registry downloads) holds what
+// dev/scripts/release.sh --source makes (the one the Bazel Central Registry downloads) holds what
 // a consumer builds, every shipped target still resolves in it, and nothing of the dev tree
 // rides along; docs/architecture.md names every package of the renderer; the versions
 // written in several places (MODULE.bazel, WORKSPACE, deps.bzl, the docs) agree.
 //
 // It reads the git checkout and runs the release script, which a Bazel sandbox has neither
-// of, so it is not a Bazel target (gazelle:exclude in the root BUILD.bazel): scripts/test.sh
+// of, so it is not a Bazel target (gazelle:exclude in the root BUILD.bazel): dev/scripts/test.sh
 // runs it with go test.
 package releasecheck
 
@@ -29,7 +29,7 @@ import (
 const version = "0.0.0-check"
 
 // devOnly are the trees a consumer never builds: the archive must not carry them.
-var devOnly = []string{"dev/", "tools/renderer/dev/", "scripts/", "e2e/deliver/", "e2e/gazelle/", ".ci/"}
+var devOnly = []string{"dev/", "tools/renderer/dev/", "dev/scripts/", "e2e/deliver/", "e2e/gazelle/", ".ci/"}
 
 // needed are files a consumer's build, or the registry's presubmit, reads.
 var needed = []string{
@@ -47,10 +47,10 @@ const maxArchive = 3 << 20
 func TestSourceArchive(t *testing.T) {
 	root := checkout(t)
 	out := t.TempDir()
-	cmd := exec.Command("bash", filepath.Join(root, "scripts", "release.sh"), "--source", version, out)
+	cmd := exec.Command("bash", filepath.Join(root, "dev", "scripts", "release.sh"), "--source", version, out)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/release.sh --source: %v\n%s", err, b)
+		t.Fatalf("dev/scripts/release.sh --source: %v\n%s", err, b)
 	}
 	archive := filepath.Join(out, "rules_krm-"+version+".tar.gz")
 	if st, err := os.Stat(archive); err != nil {

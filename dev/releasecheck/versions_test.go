@@ -110,9 +110,9 @@ func TestVersionsAgree(t *testing.T) {
 	}
 	for path, version := range required {
 		if got, ok := repos[path]; !ok {
-			t.Errorf("deps.bzl has no go_repository for %s %s (go.mod): run scripts/gazelle.sh", path, version)
+			t.Errorf("deps.bzl has no go_repository for %s %s (go.mod): run dev/scripts/gazelle.sh", path, version)
 		} else if got != version {
-			t.Errorf("deps.bzl: %s at %s; go.mod requires %s: run scripts/gazelle.sh", path, got, version)
+			t.Errorf("deps.bzl: %s at %s; go.mod requires %s: run dev/scripts/gazelle.sh", path, got, version)
 		}
 	}
 }

@@ -4,7 +4,7 @@ package repocheck
 // .git, which no Bazel sandbox has (a test's data is the files its target names, and no
 // target can name every file of the repository). So this file is left out of
 // :repocheck_test (gazelle:exclude in BUILD.bazel) and runs under go test only:
-// scripts/test.sh runs it in its `go test ./...`. It fails, never skips, without git or
+// dev/scripts/test.sh runs it in its `go test ./...`. It fails, never skips, without git or
 // outside a checkout.
 
 import (

@@ -4,7 +4,7 @@
 // this repository, Bazel writes the scripts of //examples/deploy:prod.apply, .diff and .delete
 // (bazel run --script_path, which runs what bazel run runs), and they run against a real
 // kube-apiserver (dev/testing/apiserver). It lives under e2e/, outside Bazel (.bazelignore)
-// and Gazelle, because it drives Bazel itself; scripts/test.sh runs it:
+// and Gazelle, because it drives Bazel itself; dev/scripts/test.sh runs it:
 //
 //	go test -tags 'apiserver bazel' ./e2e/deliver
 //

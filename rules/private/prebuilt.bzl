@@ -8,7 +8,7 @@ hub, so a build fetches the archive of its execution platform and no other.
 
 load(":versions.bzl", "KRM_VERSIONS")
 
-# Where releases are: `{version}` and `{platform}` are filled in (scripts/release.sh names the
+# Where releases are: `{version}` and `{platform}` are filled in (dev/scripts/release.sh names the
 # archives so).
 DEFAULT_URL = "https://github.com/rules-krm/rules_krm/releases/download/v{version}/krm-{version}-{platform}.tar.gz"
 

@@ -1,6 +1,6 @@
 """The released prebuilt renderers: version -> platform -> integrity of the archive.
 
-`scripts/release.sh VERSION OUTDIR` builds the archives
+`dev/scripts/release.sh VERSION OUTDIR` builds the archives
 (`krm-<version>-<platform>.tar.gz`, each holding `krm`, `krm_helm`, `krm_nohelm` and
 `krm_golden`) and
 writes the entry of VERSION here; the release uploads the archives to

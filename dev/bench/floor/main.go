@@ -1,7 +1,7 @@
 // Command floor is the parse-and-write floor of a render: it parses every
 // YAML file under a directory with kyaml, as kustomize reads resources, and
 // writes the documents back out as one stream. No renderer can print a tree
-// faster than it can read and write its files; scripts/bench.sh reports
+// faster than it can read and write its files; dev/scripts/bench.sh reports
 // krm's time as a multiple of this.
 //
 // A tree whose bases are included many times prints far more than it reads

@@ -1,7 +1,7 @@
 // Command gatewaygen writes a deterministic YAML stream of Gateway API objects (the v1
 // kinds of the standard channel: GatewayClass, Gateway, HTTPRoute) and their Namespaces,
 // every one valid under the standard CRDs' schemas and CEL rules, for benchmarking
-// validators that run those rules (scripts/bench-validate-cel.sh).
+// validators that run those rules (dev/scripts/bench-validate-cel.sh).
 //
 // Usage:
 //

@@ -7,7 +7,7 @@ import (
 
 // The -monorepo layout: a platform monorepo with one kustomization directory per leaf base,
 // component, shared layer and deployment (for the Gazelle and Bazel scale benchmark,
-// scripts/bench-gazelle.sh):
+// dev/scripts/bench-gazelle.sh):
 //
 //	bases/app-NN/                 one leaf base per app (as in the default layout)
 //	components/{monitoring,debug,netpol,hardening}/

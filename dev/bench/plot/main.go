@@ -1,4 +1,4 @@
-// Command plot draws the figures of scripts/bench-scale.sh as an SVG: wall seconds of each
+// Command plot draws the figures of dev/scripts/bench-scale.sh as an SVG: wall seconds of each
 // step (the kustomize loops, the clean, no-op, edit and cached builds) against the number of
 // kustomization directories, one line a step, on logarithmic axes (a line that grows as the
 // repository does has slope one; cost that follows the change stays flat).
@@ -7,7 +7,7 @@
 //
 //	plot TSV > scale.svg
 //
-// TSV holds the lines scripts/bench-gazelle.sh appends (its BENCH_COLUMNS); several lines of
+// TSV holds the lines dev/scripts/bench-gazelle.sh appends (its BENCH_COLUMNS); several lines of
 // one size (several runs) are drawn at their median. The output depends only on the input.
 package main
 
@@ -30,8 +30,8 @@ type series struct {
 	dashed bool
 }
 
-// The columns of BENCH_COLUMNS (scripts/bench-gazelle.sh) that are wall seconds, then those of
-// PRDIFF_COLUMNS (scripts/bench-prdiff.sh) that scripts/bench-scale.sh appends to each line:
+// The columns of BENCH_COLUMNS (dev/scripts/bench-gazelle.sh) that are wall seconds, then those of
+// PRDIFF_COLUMNS (dev/scripts/bench-prdiff.sh) that dev/scripts/bench-scale.sh appends to each line:
 // drawn when every size has them.
 var steps = []series{
 	{"kustomize loop, one after another", 3, "#888888", true},

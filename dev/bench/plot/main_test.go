@@ -49,7 +49,7 @@ func TestPlot(t *testing.T) {
 	}
 }
 
-// With bench-prdiff's columns appended (scripts/bench-scale.sh), the pull-request lines are
+// With bench-prdiff's columns appended (dev/scripts/bench-scale.sh), the pull-request lines are
 // drawn too.
 func TestPlotPullRequests(t *testing.T) {
 	rows := readFixture(t, "with-prdiff.tsv")

@@ -1,5 +1,5 @@
 // Package apiserver starts a real Kubernetes API server (kube-apiserver and etcd, built by
-// scripts/install-apiserver.sh) on 127.0.0.1 for tests: strict server-side dry runs,
+// dev/scripts/install-apiserver.sh) on 127.0.0.1 for tests: strict server-side dry runs,
 // server-side apply, reading live objects. Each server gets free ports, its own credentials
 // (a CA, a serving certificate, a service-account key pair, two bearer tokens) and a kubeconfig
 // with two contexts: AdminContext (system:masters) and LimitedContext (may get, list and watch
@@ -42,7 +42,7 @@ const (
 	LimitedUser    = "krm-test-limited"
 )
 
-// DefaultHome is where scripts/install-apiserver.sh puts the binaries (under bin/) unless
+// DefaultHome is where dev/scripts/install-apiserver.sh puts the binaries (under bin/) unless
 // KRM_APISERVER_HOME or KRM_APISERVER_BIN says otherwise.
 const DefaultHome = "/var/cache/rules_krm-apiserver"
 
@@ -106,7 +106,7 @@ func binaries() (apiserver, etcd string, err error) {
 		}
 	}
 	if len(missing) > 0 {
-		return "", "", fmt.Errorf("%w: no %s in %s: run scripts/install-apiserver.sh (it builds them there; KRM_APISERVER_BIN or KRM_APISERVER_HOME choose another directory)",
+		return "", "", fmt.Errorf("%w: no %s in %s: run dev/scripts/install-apiserver.sh (it builds them there; KRM_APISERVER_BIN or KRM_APISERVER_HOME choose another directory)",
 			ErrNotInstalled, strings.Join(missing, " or "), dir)
 	}
 	return filepath.Join(dir, "kube-apiserver"), filepath.Join(dir, "etcd"), nil

@@ -17,7 +17,7 @@ import (
 // so a Deployment of 0 replicas is the one that becomes available).
 var DefaultControllers = []string{"deployment-controller", "replicaset-controller"}
 
-// StartControllers starts kube-controller-manager (built by scripts/install-apiserver.sh from
+// StartControllers starts kube-controller-manager (built by dev/scripts/install-apiserver.sh from
 // the same k8s.io/kubernetes as kube-apiserver) against the server, running only controllers
 // (default DefaultControllers), as the admin user, without leader election or a serving port.
 // It waits until its /healthz answers and stops it with the server (Stop) or at the test's
@@ -29,7 +29,7 @@ func (s *Server) StartControllers(t testing.TB, controllers ...string) {
 	}
 	bin := filepath.Join(BinDir(), "kube-controller-manager")
 	if fi, err := os.Stat(bin); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
-		t.Fatalf("%v: no kube-controller-manager in %s: run scripts/install-apiserver.sh (it builds it beside kube-apiserver)", ErrNotInstalled, BinDir())
+		t.Fatalf("%v: no kube-controller-manager in %s: run dev/scripts/install-apiserver.sh (it builds it beside kube-apiserver)", ErrNotInstalled, BinDir())
 	}
 	ports, err := freePorts(1)
 	if err != nil {

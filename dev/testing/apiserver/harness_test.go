@@ -20,7 +20,7 @@ func TestMissingBinariesSayHowToInstall(t *testing.T) {
 	if !errors.Is(err, ErrNotInstalled) {
 		t.Fatalf("StartProcess without binaries: got %v, want ErrNotInstalled", err)
 	}
-	for _, want := range []string{"kube-apiserver or etcd", dir, "run scripts/install-apiserver.sh"} {
+	for _, want := range []string{"kube-apiserver or etcd", dir, "run dev/scripts/install-apiserver.sh"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}

@@ -1,5 +1,5 @@
 // Package bazeltest drives Bazel from Go tests: it finds the repository and the Bazel the
-// tests run (scripts/install-bazel.sh: on machines without a registry, Bazel 7.7.1 in a
+// tests run (dev/scripts/install-bazel.sh: on machines without a registry, Bazel 7.7.1 in a
 // chroot through dev/offline/bazel7/bin/bazel), makes scratch workspaces (a copy of the
 // repository, a consumer module, files from a txtar archive), runs Bazel commands in them
 // with the output base the caller chooses, capturing stdout, stderr and the exit code, and
@@ -51,7 +51,7 @@ func Root(t T) string {
 }
 
 // Offline reports whether the tests run the offline Bazel of dev/offline/bazel7
-// (KRM_OFFLINE unset or 1, as in scripts/bazel-lib.sh) rather than `bazel` from PATH.
+// (KRM_OFFLINE unset or 1, as in dev/scripts/bazel-lib.sh) rather than `bazel` from PATH.
 func Offline() bool {
 	v := os.Getenv("KRM_OFFLINE")
 	return v == "" || v == "1"
@@ -67,7 +67,7 @@ func Binary(root string) string {
 }
 
 // DiskCache is the disk cache the Bazel tests share (created if missing): $KRM_DISK_CACHE,
-// else rules_krm/disk-cache under the user's cache directory, as in scripts/bazel-lib.sh.
+// else rules_krm/disk-cache under the user's cache directory, as in dev/scripts/bazel-lib.sh.
 func DiskCache(t T) string {
 	t.Helper()
 	dir := os.Getenv("KRM_DISK_CACHE")

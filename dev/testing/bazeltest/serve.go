@@ -16,7 +16,7 @@ const ReleaseURLPrefix = "github.com/rules-krm/rules_krm/releases/download/"
 
 // DownloaderConfig is the text of a Bazel --experimental_downloader_config that sends the
 // release downloads to the server at url (a directory holding vVERSION/krm-*.tar.gz, as
-// scripts/release.sh writes it). Offline, it blocks every other host, so that a download
+// dev/scripts/release.sh writes it). Offline, it blocks every other host, so that a download
 // that escaped the rewrite fails by name; online, a consumer still fetches its modules
 // from the registry. Bazel 7 rewrites to http(s) URLs only (not file://); without a scheme
 // the https of the original would stay.

@@ -129,7 +129,7 @@ func copyFile(src, dest string, perm fs.FileMode) error {
 // appends dev/offline/bazel7/consumer.MODULE.bazel, and with renderer "source" it opts
 // in to the renderer built from source (e2e/from-source.MODULE.bazel: a checkout's
 // version has no prebuilt release); "prebuilt" keeps the default, for a rulesKrm made by
-// scripts/release.sh.
+// dev/scripts/release.sh.
 func ConsumerModule(t T, root, src, dest, rulesKrm, renderer string) {
 	t.Helper()
 	if renderer != "source" && renderer != "prebuilt" {

@@ -2,7 +2,7 @@
 // (dev/testing/bazeltest): failing builds and their messages, incrementality and cache
 // hits counted from execution logs, the e2e/bzlmod consumer, Gazelle on whole trees and the
 // offline chroot.
-// They carry the build tag bazel and run outside `bazel test`, from scripts/test.sh:
+// They carry the build tag bazel and run outside `bazel test`, from dev/scripts/test.sh:
 //
 //	go test -tags bazel -timeout 60m ./dev/testing/integration -run 'TestRules'
 //

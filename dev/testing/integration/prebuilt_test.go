@@ -19,7 +19,7 @@ import (
 
 // TestPrebuilt checks the prebuilt renderer end to end, offline (docs/releasing.md,
 // docs/rules.md "Toolchains"):
-//  1. scripts/release.sh in a scratch copy A of the repository at version 0.0.1-test for
+//  1. dev/scripts/release.sh in a scratch copy A of the repository at version 0.0.1-test for
 //     linux_amd64 only (KRM_PREBUILT_PLATFORMS=p1,p2 for more; each cross build takes about
 //     a minute) writes the archive's integrity into A's rules/private/versions.bzl and the
 //     version into A's MODULE.bazel;
@@ -242,13 +242,13 @@ func TestPrebuilt(t *testing.T) {
 	t.Run("GazelleE2E", func(t *testing.T) { testGazelleE2E(t, c) })
 }
 
-// release runs scripts/release.sh ARGS... of the copy of the repository in dir.
+// release runs dev/scripts/release.sh ARGS... of the copy of the repository in dir.
 func release(t *testing.T, dir string, args ...string) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(dir, "scripts", "release.sh"), args...)
+	cmd := exec.Command(filepath.Join(dir, "dev", "scripts", "release.sh"), args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/release.sh %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("dev/scripts/release.sh %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
 

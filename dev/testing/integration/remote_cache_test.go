@@ -34,7 +34,7 @@ import (
 // The trees: //examples/... of this workspace, and a module like e2e/bzlmod (rules_krm as a
 // bazel_dep) in e2e/gazelle with the trees of e2e/gazelle/testdata, whose BUILD files
 // checkout A generates with `bazel run //:gazelle`. The expected render actions come from
-// `bazel query`. nginx (Debian's; scripts/test.sh installs it) serves the directory of the
+// `bazel query`. nginx (Debian's; dev/scripts/test.sh installs it) serves the directory of the
 // shared disk cache as its store, so the Go actions that earlier stages built are remote
 // hits; no build here uses --disk_cache, so every hit is an HTTP one.
 func TestRemoteCache(t *testing.T) {
@@ -295,7 +295,7 @@ func TestRemoteCache(t *testing.T) {
 func startNginx(t *testing.T, dir, store string) string {
 	t.Helper()
 	if _, err := exec.LookPath("nginx"); err != nil {
-		t.Fatalf("nginx is missing: scripts/test.sh installs Debian's nginx (%v)", err)
+		t.Fatalf("nginx is missing: dev/scripts/test.sh installs Debian's nginx (%v)", err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // The errors of krm_kustomization that Bazel's own tests cannot check (a failing build; the
 // analysis errors are bazel-skylib analysis tests in rules/tests/analysis), on fixtures
 // tagged manual in the checkout, built in its own output base (shared with `bazel test
-// //...` of scripts/bazel-test.sh).
+// //...` of dev/scripts/bazel-test.sh).
 
 const hermetic = "//rules/tests/hermetic"
 

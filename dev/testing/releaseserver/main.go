@@ -1,6 +1,6 @@
-// Command releaseserver serves the release archives of scripts/release.sh on loopback to
+// Command releaseserver serves the release archives of dev/scripts/release.sh on loopback to
 // Bazel, as TestPrebuilt does (dev/testing/integration/prebuilt_test.go), for the scripts
-// that measure a consumer of the prebuilt renderer (scripts/bench-prdiff.sh):
+// that measure a consumer of the prebuilt renderer (dev/scripts/bench-prdiff.sh):
 //
 //	releaseserver -dir DIR -downloader-config FILE [-served FILE]
 //

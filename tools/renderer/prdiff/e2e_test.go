@@ -1,7 +1,7 @@
 //go:build bazel
 
 // The pull-request flow end to end, with the Bazel of bazeltest.Binary and the
-// disk cache shared with the other Bazel tests (scripts/test.sh runs it):
+// disk cache shared with the other Bazel tests (dev/scripts/test.sh runs it):
 //
 //	go test -tags bazel -run 'TestEndToEnd|TestBzlChange' ./tools/renderer/prdiff/ [-args -update]
 

@@ -1,6 +1,6 @@
 // Command kubeconform writes the schemas krm validate uses (the pinned OpenAPI v3 documents of
 // one Kubernetes version, and the CustomResourceDefinitions in the files given) as the JSON
-// Schema (draft 4) files kubeconform reads, so that scripts/bench-validate.sh can run both tools
+// Schema (draft 4) files kubeconform reads, so that dev/scripts/bench-validate.sh can run both tools
 // on the same schemas:
 //
 //	go run ./tools/renderer/dev/kubeconform -out DIR [-kubernetes-version v1.37] [CRD FILES...]

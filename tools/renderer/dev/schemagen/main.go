@@ -4,7 +4,7 @@
 // keys sorted, descriptions dropped, so that a run on the same server version writes the same
 // bytes. See schemas/README.md.
 //
-//	scripts/install-apiserver.sh
+//	dev/scripts/install-apiserver.sh
 //	go run ./tools/renderer/dev/schemagen
 package main
 

@@ -51,7 +51,7 @@ Flags:
 
 // validateHeap is the heap target under which krm validate does not collect: its live heap
 // is the schemas, the results and one document, far below the 128 MB krm's renders start at.
-// Lower costs CPU: at 8 MB the synthetic tree of scripts/bench-validate.sh peaked at 40 MB
+// Lower costs CPU: at 8 MB the synthetic tree of dev/scripts/bench-validate.sh peaked at 40 MB
 // instead of 48 but took 30% more CPU than at 16 MB (docs/performance.md).
 const validateHeap = 16 << 20
 

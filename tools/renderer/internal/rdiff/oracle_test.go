@@ -268,7 +268,7 @@ func TestOracle(t *testing.T) {
 
 // TestOracleRealHistory is TestOracle on pairs of revisions from the git
 // history of public trees, rendered by kustomize v5.8.2
-// (testdata/real/README.md; scripts/rdiff-real-pairs.sh regenerates them).
+// (testdata/real/README.md; dev/scripts/rdiff-real-pairs.sh regenerates them).
 // Beyond the oracle's objects and fields, it checks that no Secret value
 // reaches the JSON, and that the pairs hold each kind of change.
 func TestOracleRealHistory(t *testing.T) {

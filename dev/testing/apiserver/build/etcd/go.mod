@@ -1,4 +1,4 @@
-// Builds etcd for the test harness (scripts/install-apiserver.sh). A module of its own: not
+// Builds etcd for the test harness (dev/scripts/install-apiserver.sh). A module of its own: not
 // part of github.com/rules-krm/rules_krm, its go.sum pins what is built.
 module github.com/rules-krm/rules_krm/dev/testing/apiserver/build/etcd
 

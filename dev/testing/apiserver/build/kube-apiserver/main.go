@@ -1,5 +1,5 @@
 // Command kube-apiserver is the Kubernetes API server of k8s.io/kubernetes, built from the Go
-// module proxy for the test harness in dev/testing/apiserver (scripts/install-apiserver.sh).
+// module proxy for the test harness in dev/testing/apiserver (dev/scripts/install-apiserver.sh).
 package main
 
 import (

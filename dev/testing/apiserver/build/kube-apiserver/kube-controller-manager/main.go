@@ -1,6 +1,6 @@
 // Command kube-controller-manager is the controller manager of k8s.io/kubernetes, built in the
 // same module (and go build) as kube-apiserver for the test harness in dev/testing/apiserver
-// (scripts/install-apiserver.sh): tests that need a real controller (the Deployment controller
+// (dev/scripts/install-apiserver.sh): tests that need a real controller (the Deployment controller
 // writing status.observedGeneration and conditions) start it beside the API server.
 package main
 

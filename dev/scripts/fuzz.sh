@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs each Go native fuzz target of the renderer for FUZZTIME (default 10s;
-# CI uses the default, a longer hunt e.g. FUZZTIME=30m scripts/fuzz.sh).
+# CI uses the default, a longer hunt e.g. FUZZTIME=30m dev/scripts/fuzz.sh).
 # A crashing input is saved under the package's testdata/fuzz/FuzzX/ and
 # then replayed by every `go test` run: commit it with the fix.
 set -euo pipefail
 export GOTOOLCHAIN=local
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 FUZZTIME=${FUZZTIME:-10s}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -2,12 +2,12 @@
 # it; it sets nothing else up). The integration tests are Go: dev/testing/bazeltest.
 # Needs ROOT (the repository) to be set by the sourcing script.
 
-# The Bazel of the tests (scripts/install-bazel.sh): on machines without a registry
+# The Bazel of the tests (dev/scripts/install-bazel.sh): on machines without a registry
 # (KRM_OFFLINE=1, the default) Bazel 7.7.1 in a chroot, through dev/offline/bazel7/bin/bazel.
 if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
   PATH=$ROOT/dev/offline/bazel7/bin:$PATH
 fi
-"$ROOT/scripts/install-bazel.sh" >&2
+"$ROOT/dev/scripts/install-bazel.sh" >&2
 
 # The disk cache shared by the Bazel tests: $KRM_DISK_CACHE, else one under ~/.cache.
 krm_disk_cache() {
@@ -69,7 +69,7 @@ consumer_module() {
 }
 
 # krm_release_copy DEST VERSION DL: DEST, a copy of this checkout released as TestPrebuilt
-# releases it (dev/testing/integration/prebuilt_test.go): scripts/release.sh VERSION for this
+# releases it (dev/testing/integration/prebuilt_test.go): dev/scripts/release.sh VERSION for this
 # machine's platform writes the archive into DL/vVERSION and its integrity into DEST's
 # rules/private/versions.bzl. Serve DL with dev/testing/releaseserver. The copy leaves out
 # what bazeltest.CopyRepo does: version control, tools, e2e workspaces, Bazel outputs.
@@ -81,7 +81,7 @@ krm_release_copy() {
 }
 
 # krm_prebuilt_consumer DIR WS: WS becomes a consumer of a release of this checkout, made and
-# fetched as TestPrebuilt does: released by scripts/release.sh into DIR/release (a version of its
+# fetched as TestPrebuilt does: released by dev/scripts/release.sh into DIR/release (a version of its
 # own, so that no output base holds it already), served on loopback by dev/testing/releaseserver
 # (its pid in KRM_RELEASE_SERVER: kill it when done), WS's .bazelrc pointing Bazel's downloader at
 # it with a repository cache of its own. Sets KRM_RELEASE_ARCHIVE, the path Bazel must download.

@@ -3,7 +3,7 @@
 # each timed by dev/bench/measure in this one run, with a check that both print
 # the same bytes.
 #
-# Usage: scripts/bench-real.sh
+# Usage: dev/scripts/bench-real.sh
 #
 # Trees:
 #   kuberay    always: dev/bench/real/kuberay/config/default-with-webhooks (vendored,
@@ -18,7 +18,7 @@
 #              kubernetes-sigs release URLs (jobset, lws) are dropped.
 #
 # Environment:
-#   KRM=PATH, KUSTOMIZE=PATH   binaries (defaults as in scripts/bench.sh)
+#   KRM=PATH, KUSTOMIZE=PATH   binaries (defaults as in dev/scripts/bench.sh)
 #   RUNS=3, WARMUP=1           measured and warm-up runs of each tool per tree
 #   KEEP=1                     keep the temp dir
 #
@@ -26,7 +26,7 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
 KUSTOMIZE_VERSION=v5.8.2
@@ -34,10 +34,10 @@ RUNS=${RUNS:-3}
 WARMUP=${WARMUP:-1}
 
 log() { echo "bench-real: $*" >&2; }
-# shellcheck source=scripts/bench-tools.sh
-source "$ROOT/scripts/bench-tools.sh"
-# shellcheck source=scripts/bench-kubeflow.sh
-source "$ROOT/scripts/bench-kubeflow.sh"
+# shellcheck source=dev/scripts/bench-tools.sh
+source "$ROOT/dev/scripts/bench-tools.sh"
+# shellcheck source=dev/scripts/bench-kubeflow.sh
+source "$ROOT/dev/scripts/bench-kubeflow.sh"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench-real.XXXXXX")
 if [[ ${KEEP:-} == 1 ]]; then log "keeping $TMP"; else trap 'rm -rf "$TMP"' EXIT; fi

@@ -8,15 +8,15 @@
 # the top runs) and its snapshot (KrmRender, `krm render all --snapshot`,
 # run only for a parent). The manifests must be the build's.
 #
-# Usage: scripts/bench-snapshot.sh
+# Usage: dev/scripts/bench-snapshot.sh
 #
 # Environment:
 #   KRM=PATH        binary (default: build .bin/krm from ./tools/renderer)
-#   RUNS=5, WARMUP=1, APPS=40, SEED=1, KEEP=1   as in scripts/bench.sh
+#   RUNS=5, WARMUP=1, APPS=40, SEED=1, KEEP=1   as in dev/scripts/bench.sh
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 RUNS=${RUNS:-5}
 WARMUP=${WARMUP:-1}

@@ -16,14 +16,14 @@
 # Each run is timed by /usr/bin/time -v, the tools alternating run by run so that load on a
 # shared machine hits them alike.
 #
-# Usage: scripts/bench-validate-cel.sh
+# Usage: dev/scripts/bench-validate-cel.sh
 #
 # Trees (rendered or generated once, outside the timing):
 #   gateway    always: dev/bench/gatewaygen (Gateways and HTTPRoutes, 331 objects by default)
 #              with Gateway API v1.7.0's standard CRDs (vendored in
 #              tools/renderer/internal/validate/testdata/gateway-api)
 #   synthetic  always: `krm build all` of dev/bench/gen's tree (APPS=40: 3978 objects, no CRDs)
-#   kubeflow   with KUBEFLOW=DIR and ARGO=DIR, as in scripts/bench-validate.sh: `krm build
+#   kubeflow   with KUBEFLOW=DIR and ARGO=DIR, as in dev/scripts/bench-validate.sh: `krm build
 #              example` (664 objects, 73 CRDs among them; kubectl-validate gets those CRDs as
 #              --local-crds)
 #
@@ -44,7 +44,7 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 RUNS=${RUNS:-5}
 APPS=${APPS:-40}
@@ -58,8 +58,8 @@ KYVERNO_VERSION=v1.19.1
 GATEWAY_CRDS=$ROOT/tools/renderer/internal/validate/testdata/gateway-api
 POLICIES=$ROOT/dev/bench/policies
 log() { echo "bench-validate-cel: $*" >&2; }
-# shellcheck source=scripts/bench-validate-lib.sh
-source "$ROOT/scripts/bench-validate-lib.sh"
+# shellcheck source=dev/scripts/bench-validate-lib.sh
+source "$ROOT/dev/scripts/bench-validate-lib.sh"
 bench_setup bench-validate-cel
 
 if [[ -z ${KRM:-} ]]; then

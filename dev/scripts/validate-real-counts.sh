@@ -3,9 +3,9 @@
 # side by side, so that a new check that turns a valid object invalid shows (issue 33): every
 # kustomization under dev/bench/real, e2e/gazelle and examples (Components left out), rendered
 # by KRM with alpha plugins, exec functions and Helm allowed (one that does not render is
-# listed), and with KUBEFLOW and ARGO kubeflow's example/ (as scripts/bench-validate.sh makes it).
+# listed), and with KUBEFLOW and ARGO kubeflow's example/ (as dev/scripts/bench-validate.sh makes it).
 #
-# Usage: KRM_BASE=PATH scripts/validate-real-counts.sh
+# Usage: KRM_BASE=PATH dev/scripts/validate-real-counts.sh
 #
 # Environment:
 #   KRM=PATH       the krm to check (default: built from ./tools/renderer, krm_helm beside it)
@@ -17,11 +17,11 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 log() { echo "validate-real-counts: $*" >&2; }
-# shellcheck source=scripts/bench-validate-lib.sh
-source "$ROOT/scripts/bench-validate-lib.sh"
+# shellcheck source=dev/scripts/bench-validate-lib.sh
+source "$ROOT/dev/scripts/bench-validate-lib.sh"
 : "${KRM_BASE:?KRM_BASE must name an older krm}"
 bench_setup validate-real-counts
 if [[ -z ${KRM:-} ]]; then

@@ -1,9 +1,9 @@
 # shellcheck shell=bash
-# Sourced by the validation benchmarks (scripts/bench-validate.sh, scripts/bench-validate-cel.sh),
+# Sourced by the validation benchmarks (dev/scripts/bench-validate.sh, dev/scripts/bench-validate-cel.sh),
 # which set ROOT, APPS, SEED and log: their temp dir, the trees they share, timed runs and
 # medians.
-# shellcheck source=scripts/bench-kubeflow.sh
-source "$ROOT/scripts/bench-kubeflow.sh"
+# shellcheck source=dev/scripts/bench-kubeflow.sh
+source "$ROOT/dev/scripts/bench-kubeflow.sh"
 
 # bench_setup NAME: checks GNU time and KUBEFLOW's ARGO, and makes TMP (krm-NAME.XXXXXX),
 # removed on exit unless KEEP=1.

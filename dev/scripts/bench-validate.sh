@@ -6,16 +6,16 @@
 # schemas). Both run strict, from rendered YAML on disk; each run is timed by /usr/bin/time -v,
 # the two tools alternating run by run so that load on a shared machine hits both alike.
 #
-# (scripts/bench-validate-cel.sh compares the API server's checks, CEL rules and admission
+# (dev/scripts/bench-validate-cel.sh compares the API server's checks, CEL rules and admission
 # policies, with kubectl-validate and Kyverno's CLI.)
 #
-# Usage: scripts/bench-validate.sh
+# Usage: dev/scripts/bench-validate.sh
 #
 # Trees:
 #   synthetic  always: `krm build all` of dev/bench/gen's tree (APPS=40: 3978 objects)
 #   kubeflow   with KUBEFLOW=DIR (a checkout of kubeflow/manifests) and ARGO=DIR (of
 #              argoproj/argo-workflows): `krm build example` (664 objects, many large
-#              CRDs), its remote bases made local as scripts/bench-real.sh does
+#              CRDs), its remote bases made local as dev/scripts/bench-real.sh does
 #
 # Environment:
 #   KRM=PATH         krm binary (default: built from ./tools/renderer)
@@ -31,15 +31,15 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 RUNS=${RUNS:-7}
 APPS=${APPS:-40}
 SEED=${SEED:-1}
 KUBECONFORM_VERSION=v0.8.0
 log() { echo "bench-validate: $*" >&2; }
-# shellcheck source=scripts/bench-validate-lib.sh
-source "$ROOT/scripts/bench-validate-lib.sh"
+# shellcheck source=dev/scripts/bench-validate-lib.sh
+source "$ROOT/dev/scripts/bench-validate-lib.sh"
 bench_setup bench-validate
 
 if [[ -z ${KRM:-} ]]; then

@@ -4,7 +4,7 @@
 # (dev/bench/gen), in interleaved runs so that load on the machine hits both
 # alike. Prints median wall and CPU time of each and the overhead in percent.
 #
-# Usage: scripts/bench-provenance.sh
+# Usage: dev/scripts/bench-provenance.sh
 #
 # Environment:
 #   KRM=PATH          binary to benchmark (default: build .bin/krm from ./tools/renderer)
@@ -21,7 +21,7 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
 RUNS=${RUNS:-7}

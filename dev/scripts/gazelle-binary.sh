@@ -4,11 +4,11 @@
 # cmd/gazelle from a copy of the module whose langs.go lists both languages, built with an
 # alternate go.mod (rules_krm's plus a replace) so that it links this checkout's gazelle/.
 #
-# Usage: scripts/gazelle-binary.sh OUTPUT
+# Usage: dev/scripts/gazelle-binary.sh OUTPUT
 set -euo pipefail
 export GOTOOLCHAIN=local
 out=$(realpath -m "$1")
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 # go list -m names no directory for a module not yet in the module cache (a fresh machine).
 go mod download github.com/bazelbuild/bazel-gazelle

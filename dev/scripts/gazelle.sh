@@ -9,7 +9,7 @@ set -euo pipefail
 
 GAZELLE_VERSION=v0.26.0
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 export GOTOOLCHAIN=local
 
@@ -21,7 +21,7 @@ if [ ! -x "$gazelle" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$GAZELLE_VERSION" 
   echo "$GAZELLE_VERSION" >"$stamp"
 fi
 
-deps_doc='"""Go dependencies of rules_krm for WORKSPACE builds, generated from go.mod by scripts/gazelle.sh."""'
+deps_doc='"""Go dependencies of rules_krm for WORKSPACE builds, generated from go.mod by dev/scripts/gazelle.sh."""'
 macro_doc='"""Declares the go_repository rules of the modules in go.mod."""'
 
 # WORKSPACE loads deps.bzl, and gazelle reads WORKSPACE: start from an empty macro if missing.
@@ -60,9 +60,9 @@ mv deps.bzl.tmp deps.bzl
 # Gazelle v0.26.0 does not know the std packages added after Go 1.18 (math/rand/v2, slices,
 # iter, ...) and logs "finding module path for import ..." for them: harmless, std imports
 # need no deps.
-# The binary holds the krm language too (scripts/gazelle-binary.sh): the root BUILD.bazel
+# The binary holds the krm language too (dev/scripts/gazelle-binary.sh): the root BUILD.bazel
 # has krm directives.
-scripts/gazelle-binary.sh "$root/.bin/gazelle-krm"
+dev/scripts/gazelle-binary.sh "$root/.bin/gazelle-krm"
 "$root/.bin/gazelle-krm" update -repo_root="$root"
 
 # tools/renderer/BUILD.bazel: gazelle names the default build "renderer"; :krm and

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# `bazel test //...` of rules_krm with Bazel 7.7.1 and bzlmod (scripts/install-bazel.sh), twice:
+# `bazel test //...` of rules_krm with Bazel 7.7.1 and bzlmod (dev/scripts/install-bazel.sh), twice:
 # as it is, and with --config=strict (the Bazel 8 and 9 behaviour of .bazelrc). Set
 # KRM_DISK_CACHE=DIR to share a disk cache between clones and after `bazel clean`.
 # Extra arguments go to `bazel test` (e.g. --test_output=all).
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export GOTOOLCHAIN=local
-# shellcheck source=scripts/bazel-lib.sh
-source "$ROOT/scripts/bazel-lib.sh"
+# shellcheck source=dev/scripts/bazel-lib.sh
+source "$ROOT/dev/scripts/bazel-lib.sh"
 cd "$ROOT"
 
 args=(--disk_cache="$(krm_disk_cache)")

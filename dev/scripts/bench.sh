@@ -5,7 +5,7 @@
 # file parsed with kyaml and written back, and the rendered output decoded
 # into YAML nodes and encoded again: the tree prints 16 times what it reads).
 #
-# Usage: scripts/bench.sh
+# Usage: dev/scripts/bench.sh
 #
 # Environment:
 #   KRM=PATH        binary to benchmark as krm (default: build .bin/krm from ./tools/renderer)
@@ -26,7 +26,7 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
 KUSTOMIZE_VERSION=v5.8.2
@@ -40,8 +40,8 @@ SEED=${SEED:-1}
 log() { echo "bench: $*" >&2; }
 
 # --- tools: KUSTOMIZE, kversion, KRM ---------------------------------------
-# shellcheck source=scripts/bench-tools.sh
-source "$ROOT/scripts/bench-tools.sh"
+# shellcheck source=dev/scripts/bench-tools.sh
+source "$ROOT/dev/scripts/bench-tools.sh"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-bench.XXXXXX")
 if [[ ${KEEP:-} == 1 ]]; then

@@ -13,7 +13,7 @@ set -euo pipefail
 export GOTOOLCHAIN=local
 export GOFLAGS=-mod=readonly
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 src=$PWD/dev/testing/apiserver/build
 bin=${KRM_APISERVER_BIN:-${KRM_APISERVER_HOME:-/var/cache/rules_krm-apiserver}/bin}
 

@@ -6,6 +6,6 @@
 # .bin/helm (installed with `go install helm.sh/helm/v3/cmd/helm@v3.22.0` if missing).
 # Extra arguments are passed to `go test`.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 export GOTOOLCHAIN=local
 go test ./tools/renderer/dev/difftest -count=1 -run TestDifferential "$@" -oracle

@@ -11,7 +11,7 @@
 # initialised in every process). It checks first that the first renders the helm example
 # (examples/helm) as the second does.
 #
-# Usage: scripts/bench-startup.sh
+# Usage: dev/scripts/bench-startup.sh
 #
 # Environment:
 #   KRM=PATH        binary to benchmark as krm (default: .bin/krm, built from ./tools/renderer,
@@ -25,7 +25,7 @@
 set -euo pipefail
 export GOTOOLCHAIN=local
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
 KUSTOMIZE_VERSION=v5.8.2
@@ -34,8 +34,8 @@ RUNS=${RUNS:-100}
 log() { echo "bench-startup: $*" >&2; }
 
 user_krm=${KRM:-}
-# shellcheck source=scripts/bench-tools.sh
-source "$ROOT/scripts/bench-tools.sh" # builds .bin/krm and .bin/krm_helm when KRM is unset
+# shellcheck source=dev/scripts/bench-tools.sh
+source "$ROOT/dev/scripts/bench-tools.sh" # builds .bin/krm and .bin/krm_helm when KRM is unset
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/krm-startup.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

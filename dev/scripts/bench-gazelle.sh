@@ -16,20 +16,20 @@
 # profile (loading and analysis, execution), targets configured; after the clean build, the
 # server's heap after a full GC and the persistent workers' resident memory.
 #
-# With RENDERER=prebuilt (the default) the renderer is a release of this checkout (scripts/release.sh,
+# With RENDERER=prebuilt (the default) the renderer is a release of this checkout (dev/scripts/release.sh,
 # served on loopback by dev/testing/releaseserver), as a consumer gets it: no Go action; with
 # RENDERER=source it is built from source (e2e/from-source.MODULE.bazel).
 # Not a test: it prints a table and, with TSV=FILE, appends one line of figures to FILE for
-# scripts/bench-scale.sh (its columns: BENCH_COLUMNS below). It fails only if the outputs differ
+# dev/scripts/bench-scale.sh (its columns: BENCH_COLUMNS below). It fails only if the outputs differ
 # from kustomize, the second output base runs renders, or a prebuilt consumer compiles Go.
 #
-# Usage: scripts/bench-gazelle.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
+# Usage: dev/scripts/bench-gazelle.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
 #        APPS + 4 + 10 * TEAMS in all; RENDERER=prebuilt|source; TSV=FILE; BAZEL_FLAGS="--watchfs ...")
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export GOTOOLCHAIN=local
-# shellcheck source=scripts/bazel-lib.sh
-source "$ROOT/scripts/bazel-lib.sh"
+# shellcheck source=dev/scripts/bazel-lib.sh
+source "$ROOT/dev/scripts/bazel-lib.sh"
 APPS=${APPS:-120}
 TEAMS=${TEAMS:-20}
 SEED=${SEED:-1}
@@ -63,7 +63,7 @@ cleanup() {
 trap cleanup EXIT
 (cd "$ROOT" && go run ./dev/bench/gen -out "$ws" -apps "$APPS" -seed "$SEED" -monorepo "$TEAMS")
 if [[ $RENDERER == prebuilt ]]; then
-  log "releasing this checkout (scripts/release.sh)"
+  log "releasing this checkout (dev/scripts/release.sh)"
   krm_prebuilt_consumer "$dir" "$ws"
 else
   consumer_module "$ROOT/e2e/bzlmod" "$ws"
@@ -71,7 +71,7 @@ fi
 rm -rf "$ws/app"
 # Only the generated tree: no golden test of rules_krm's own examples.
 sed -i '/^# A kustomization of another module/,$d; /"krm_golden_test")$/d' "$ws/BUILD.bazel"
-(cd "$ROOT" && scripts/gazelle-binary.sh "$dir/gazelle")
+(cd "$ROOT" && dev/scripts/gazelle-binary.sh "$dir/gazelle")
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }

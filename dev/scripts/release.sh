@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the release archives of rules_krm (docs/releasing.md):
-#   scripts/release.sh [--platforms=P,...] [--no-edit] VERSION OUTDIR
+#   dev/scripts/release.sh [--platforms=P,...] [--no-edit] VERSION OUTDIR
 #     the prebuilt renderer, krm-VERSION-PLATFORM.tar.gz for each platform (default: all of
 #     linux_amd64 linux_arm64 darwin_amd64 darwin_arm64), each holding krm (the command
 #     users run), krm_helm (the full renderer it hands charts and clusters to), krm_nohelm and
@@ -8,14 +8,14 @@
 #     integrity table, also printed). Then, unless --no-edit, writes that entry into
 #     rules/private/versions.bzl (replacing an entry of VERSION) and VERSION into
 #     MODULE.bazel's module(): the release commit holds both.
-#   scripts/release.sh --source VERSION OUTDIR
+#   dev/scripts/release.sh --source VERSION OUTDIR
 #     the source archive for the Bazel Central Registry, rules_krm-VERSION.tar.gz: the
 #     committed tree of HEAD under the prefix rules_krm-VERSION/ (run it on the release commit).
 # Reproducible: the same sources and Go release give the same bytes (go build -trimpath
 # -buildvcs=false, no build id, CGO off; tar with sorted names, mtime 0, owner 0, gzip -n;
 # git archive's times are the commit's). TestPrebuilt (dev/testing/integration) checks it.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export GOTOOLCHAIN=local LC_ALL=C TZ=UTC
 
 ALL_PLATFORMS=(linux_amd64 linux_arm64 darwin_amd64 darwin_arm64)

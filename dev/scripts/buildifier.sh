@@ -2,15 +2,15 @@
 # Checks (default) or fixes (--fix) the formatting and lint of every Starlark file:
 # BUILD, BUILD.bazel, *.bzl, WORKSPACE and MODULE.bazel (not under .bin/, bazel-* or docgen's testdata).
 # buildifier is installed at a pinned version into .bin/ with `go install`.
-#   scripts/buildifier.sh         check; exits non-zero on a formatting or lint finding
-#   scripts/buildifier.sh --fix   reformat and apply the automatic lint fixes
+#   dev/scripts/buildifier.sh         check; exits non-zero on a formatting or lint finding
+#   dev/scripts/buildifier.sh --fix   reformat and apply the automatic lint fixes
 set -euo pipefail
 
 # github.com/bazelbuild/buildtools has no Go-module release versions (its tags lack a /v8
 # module suffix): this pseudo-version is the commit of the buildtools v8.2.1 release.
 BUILDIFIER_VERSION=v0.0.0-20250602201422-b1e23f1025b8
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 export GOTOOLCHAIN=local
 

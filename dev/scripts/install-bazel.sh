@@ -5,7 +5,7 @@
 # about two minutes the first time; a second run only checks). With KRM_OFFLINE=0 it checks
 # that `bazel` (Bazel 7.7.1 or newer, e.g. bazelisk with .bazelversion) is on PATH.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 if [[ ${KRM_OFFLINE:-1} == 1 ]]; then
   exec "$ROOT/dev/offline/bazel7/setup.sh"
 fi

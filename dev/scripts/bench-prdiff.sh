@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scale benchmark of the pull-request flow (tools/prdiff, docs/pr-diffs.md) on the generated
-# platform monorepo of scripts/bench-gazelle.sh (dev/bench/gen -monorepo: 324 kustomization
+# platform monorepo of dev/scripts/bench-gazelle.sh (dev/bench/gen -monorepo: 324 kustomization
 # directories), in one run:
 #   1. main's CI: `bazel build //...` of the base revision with a disk cache (the base is in it);
 #   2. a pull request that edits one leaf base (a configMapGenerator literal);
@@ -17,21 +17,21 @@
 #      other side's output).
 # The monorepo is a consumer of rules_krm as the README sets one up (e2e/bzlmod). With
 # RENDERER=prebuilt (the default) it uses the prebuilt renderer of a release, made and fetched as
-# TestPrebuilt does: this checkout released by scripts/release.sh in a copy, the archive served on
+# TestPrebuilt does: this checkout released by dev/scripts/release.sh in a copy, the archive served on
 # loopback (dev/testing/releaseserver), Bazel's downloader pointed at it; no Go action. With
 # RENDERER=source it builds the renderer from source (e2e/from-source.MODULE.bazel).
 # Not a test: it prints figures (and fails if prdiff fails, its affected set differs from bazel
 # query's rdeps of the edited base, or a prebuilt consumer's flow has a Go action).
 #
-# Usage: scripts/bench-prdiff.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
+# Usage: dev/scripts/bench-prdiff.sh   (APPS=120 TEAMS=20 SEED=1: 324 kustomization directories;
 #        RENDERER=prebuilt|source; TSV=FILE appends one line of figures to FILE for
-#        scripts/bench-scale.sh: PRDIFF_COLUMNS below)
+#        dev/scripts/bench-scale.sh: PRDIFF_COLUMNS below)
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 export GOTOOLCHAIN=local
-# shellcheck source=scripts/bazel-lib.sh
-source "$ROOT/scripts/bazel-lib.sh"
+# shellcheck source=dev/scripts/bazel-lib.sh
+source "$ROOT/dev/scripts/bazel-lib.sh"
 KUSTOMIZE_VERSION=v5.8.2
 log() { echo "bench-prdiff: $*" >&2; }
 # The columns of a TSV line: directories, deployments, affected kustomizations, main's CI build
@@ -39,8 +39,8 @@ log() { echo "bench-prdiff: $*" >&2; }
 PRDIFF_COLUMNS="dirs deployments affected main write_base ci_job no_cache rerun given_base loop"
 RENDERER=${RENDERER:-prebuilt}
 [[ $RENDERER == prebuilt || $RENDERER == source ]] || { echo "bench-prdiff: RENDERER=$RENDERER: want prebuilt or source" >&2; exit 2; }
-# shellcheck source=scripts/bench-tools.sh
-source "$ROOT/scripts/bench-tools.sh" # KUSTOMIZE
+# shellcheck source=dev/scripts/bench-tools.sh
+source "$ROOT/dev/scripts/bench-tools.sh" # KUSTOMIZE
 
 dir=$(krm_test_dir bench-prdiff)
 ws=$dir/repo
@@ -59,7 +59,7 @@ go run ./dev/bench/gen -out "$ws" -apps "${APPS:=120}" -seed "${SEED:=1}" -monor
 if [[ $RENDERER == prebuilt ]]; then
   # A release of this checkout, served as github.com's release downloads; the workspace's .bazelrc
   # (committed: both revisions have it) points Bazel's downloader at it.
-  log "releasing this checkout (scripts/release.sh)"
+  log "releasing this checkout (dev/scripts/release.sh)"
   krm_prebuilt_consumer "$dir" "$ws"
   server=$KRM_RELEASE_SERVER
   archive=$KRM_RELEASE_ARCHIVE
@@ -68,7 +68,7 @@ else
 fi
 rm -rf "$ws/app"
 sed -i '/^# A kustomization of another module/,$d; /"krm_golden_test")$/d' "$ws/BUILD.bazel"
-scripts/gazelle-binary.sh "$dir/gazelle"
+dev/scripts/gazelle-binary.sh "$dir/gazelle"
 go build -o "$dir/prdiff" ./tools/renderer/prdiff
 
 now() { date +%s.%N; }

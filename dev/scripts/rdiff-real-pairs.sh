@@ -5,7 +5,7 @@
 # and new commit into old.yaml and new.yaml, and each repository's LICENSE at
 # the newest commit of its pairs.
 #
-# Usage: scripts/rdiff-real-pairs.sh GITROOT [PAIR...]
+# Usage: dev/scripts/rdiff-real-pairs.sh GITROOT [PAIR...]
 #   GITROOT holds one git directory (bare or not, with history) per repository:
 #   GITROOT/OWNER+NAME/repo (the layout of a `git clone --mirror
 #   https://github.com/OWNER/NAME GITROOT/OWNER+NAME/repo`).
@@ -15,7 +15,7 @@
 # the build reads; default DIR's first component) and `change:` (what the commit
 # changed, for the README).
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export GOTOOLCHAIN=local
 [[ $# -ge 1 ]] || { sed -n '2,17p' "$0" >&2; exit 2; }
 GITROOT=$(cd "$1" && pwd)
