@@ -134,6 +134,10 @@ func TestRulesValidateFailures(t *testing.T) {
 			"rules/tests/validate/celbad_manifests.yaml:8: Gauge/shop/g: spec.min: Invalid value: min must not exceed max",
 			"note: rules/tests/validate/gauge-crd.yaml:25: CustomResourceDefinition/gauges.example.com: spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1]: not checked offline: transition rule (needs the old object): self.max >= oldSelf.max",
 			"1 objects, 1 invalid"}},
+		// A real CRD's CEL rule (Gateway API's HTTPRoute), broken by a patch: the patch's lines.
+		{"//rules/tests/validate:route_validate_test", []string{
+			"rules/tests/validate/route/path-patch.yaml:8-10: HTTPRoute/shop/web: spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix'] (rendered at rules/tests/validate/route_manifests.yaml:",
+			"1 objects, 1 invalid"}},
 		// A ValidatingAdmissionPolicy's denial, at the source line of the field its rule reads.
 		{"//rules/tests/validate:scaled_validate_test", []string{
 			"rules/tests/validate/scaled/deploy.yaml:6: Deployment/shop/web: spec.replicas: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas' denied request: at most 3 replicas, not 5 (rendered at rules/tests/validate/scaled_manifests.yaml:",
